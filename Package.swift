@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "ForagerSync",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+  products: [
+    .library(name: "SemanticCRDT", targets: ["SemanticCRDT"])
+  ],
+  dependencies: [],
+  targets: [
+    .target(name: "SemanticCRDT"),
+    .target(
+      name: "CRDTTestSupport",
+      dependencies: ["SemanticCRDT"],
+      path: "Tests/CRDTTestSupport"
+    ),
+    .testTarget(
+      name: "SemanticCRDTTests",
+      dependencies: ["SemanticCRDT", "CRDTTestSupport"],
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "CRDTTestSupportTests",
+      dependencies: ["CRDTTestSupport"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

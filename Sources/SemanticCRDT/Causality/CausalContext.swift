@@ -1,0 +1,152 @@
+/// The set of dots a state has seen, live or not: its causal past.
+///
+/// The causal types keep, beside their live dots, a causal context. A dot in the context but no
+/// longer live was removed (or overwritten) by an event this state has seen, which is how the
+/// optimized observed-remove types remove without a tombstone per element. The context is stored
+/// per replica as a ``VersionVector``-like prefix plus a few intervals, so it stays small however
+/// many events it summarizes.
+///
+/// - SeeAlso: Almeida, Shoker, Baquero, *Delta State Replicated Data Types* (2018), §6.
+public struct CausalContext: Hashable, Sendable {
+  /// Per replica, the counters seen; never holds an empty set.
+  private(set) var replicas: [ReplicaID: CounterSet]
+
+  /// The empty context: nothing seen.
+  public init() {
+    replicas = [:]
+  }
+
+  init(replicas: [ReplicaID: CounterSet]) {
+    self.replicas = replicas.filter { !$0.value.isEmpty }
+  }
+
+  /// Whether nothing has been seen.
+  public var isEmpty: Bool { replicas.isEmpty }
+
+  /// Whether `dot` has been seen.
+  ///
+  /// - Complexity: O(1) for dots in a replica's contiguous prefix.
+  public func contains(_ dot: Dot) -> Bool {
+    replicas[dot.replica]?.contains(dot.counter) ?? false
+  }
+
+  /// The contiguous prefix per replica: the events seen without gaps.
+  ///
+  /// - Complexity: O(*r*) for *r* replicas.
+  public var versionVector: VersionVector {
+    VersionVector(replicas.mapValues(\.prefix))
+  }
+
+  /// The greatest counter seen from `replica`, or 0.
+  public func maximum(of replica: ReplicaID) -> UInt64 {
+    replicas[replica]?.maximum ?? 0
+  }
+
+  /// The number of dots seen.
+  public var count: UInt64 {
+    replicas.values.reduce(0) { $0 + $1.count }
+  }
+
+  /// Issues the next dot of `replica`: one above every counter of it seen so far, and records it.
+  ///
+  /// - Complexity: O(1) for a replica whose seen dots are contiguous.
+  mutating func nextDot(for replica: ReplicaID) -> Dot {
+    let dot = Dot(replica, maximum(of: replica) + 1)
+    insert(dot)
+    return dot
+  }
+
+  mutating func insert(_ dot: Dot) {
+    replicas[dot.replica, default: CounterSet()].insert(dot.counter)
+  }
+
+  /// - Complexity: O(*r*) when both contexts are plain prefixes.
+  mutating func formUnion(_ other: CausalContext) {
+    for (replica, counters) in other.replicas {
+      replicas[replica, default: CounterSet()].formUnion(counters)
+    }
+  }
+
+  /// The dots seen here that `version` does not cover.
+  func subtracting(_ version: VersionVector) -> CausalContext {
+    var result = CausalContext()
+    for (replica, counters) in replicas {
+      let remaining = counters.above(version[replica])
+      if !remaining.isEmpty { result.replicas[replica] = remaining }
+    }
+    return result
+  }
+
+  /// Whether every dot of `self` is in `other`.
+  public func isSubset(of other: CausalContext) -> Bool {
+    replicas.allSatisfy { replica, counters in
+      guard let theirs = other.replicas[replica] else { return false }
+      return counters.isSubset(of: theirs)
+    }
+  }
+
+  /// Every seen dot, in order; for tests and inspection of small contexts.
+  public var dots: [Dot] {
+    replicas.keys.sorted().flatMap { replica in
+      replicas[replica]!.ranges.flatMap { range in range.map { Dot(replica, $0) } }
+    }
+  }
+}
+
+extension CausalContext: CustomStringConvertible {
+  /// Replicas in order with their intervals, for example `{phone: 1…4, 7…7}`.
+  public var description: String {
+    let entries = replicas.keys.sorted().map { replica in
+      "\(replica): " + replicas[replica]!.ranges.map { "\($0.lowerBound)…\($0.upperBound)" }
+        .joined(separator: ", ")
+    }
+    return "{" + entries.joined(separator: "; ") + "}"
+  }
+}
+
+extension CausalContext: Codable {
+  /// Decodes `{"replica": [[first, last], …], …}`; empty, inverted or zero-based intervals are
+  /// data-corruption errors. Overlapping intervals are accepted and normalized.
+  public init(from decoder: any Decoder) throws {
+    let raw = try [String: [[UInt64]]](from: decoder)
+    var replicas: [ReplicaID: CounterSet] = [:]
+    for (replica, pairs) in raw {
+      guard !replica.isEmpty, !pairs.isEmpty else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: decoder.codingPath,
+            debugDescription: "Causal context entry needs a replica and at least one interval"))
+      }
+      var ranges: [ClosedRange<UInt64>] = []
+      for pair in pairs {
+        guard pair.count == 2, pair[0] >= 1, pair[0] <= pair[1] else {
+          throw DecodingError.dataCorrupted(
+            .init(codingPath: decoder.codingPath,
+              debugDescription: "Interval \(pair) of replica \(replica) is not [first, last] with 1 ≤ first ≤ last"))
+        }
+        ranges.append(pair[0]...pair[1])
+      }
+      replicas[ReplicaID(replica)] = CounterSet(ranges)
+    }
+    self.init(replicas: replicas)
+  }
+
+  /// Encodes `{"replica": [[first, last], …], …}` with intervals ascending.
+  public func encode(to encoder: any Encoder) throws {
+    let raw = Dictionary(
+      uniqueKeysWithValues: replicas.map { ($0.key.rawValue, $0.value.ranges.map { [$0.lowerBound, $0.upperBound] }) })
+    try raw.encode(to: encoder)
+  }
+}
+
+extension CausalContext {
+  /// Whether no dot is in both contexts.
+  ///
+  /// - Complexity: O(*r* × *k*) for *r* shared replicas of *k* intervals.
+  func isDisjoint(with other: CausalContext) -> Bool {
+    for (replica, counters) in replicas {
+      guard let theirs = other.replicas[replica] else { continue }
+      if counters.intersects(theirs) { return false }
+    }
+    return true
+  }
+}

@@ -1,0 +1,143 @@
+/// A set of event counters of one replica, stored as a contiguous prefix `1…prefix` and sorted,
+/// disjoint, non-adjacent intervals above it.
+///
+/// A replica numbers its events without gaps, so a state that received them in order holds only
+/// a prefix; out-of-order delivery and delta contexts leave a few intervals. The representation
+/// is canonical: equal sets have equal stored values.
+struct CounterSet: Hashable, Sendable {
+  /// Every counter in `1...prefix` is in the set (none when 0).
+  private(set) var prefix: UInt64 = 0
+  /// Intervals above `prefix + 1`, sorted, disjoint and non-adjacent.
+  private(set) var intervals: [ClosedRange<UInt64>] = []
+
+  init() {}
+
+  /// Builds the canonical set holding the union of `ranges` (in any order, overlapping or not).
+  ///
+  /// - Complexity: O(*k* log *k*) for *k* ranges.
+  init<Ranges: Sequence<ClosedRange<UInt64>>>(_ ranges: Ranges) {
+    let sorted = ranges.filter { $0.upperBound > 0 }.sorted { $0.lowerBound < $1.lowerBound }
+    var merged: [ClosedRange<UInt64>] = []
+    merged.reserveCapacity(sorted.count)
+    for range in sorted {
+      let range = max(range.lowerBound, 1)...range.upperBound
+      if let last = merged.last, range.lowerBound <= last.upperBound &+ 1 {
+        merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+      } else {
+        merged.append(range)
+      }
+    }
+    if let first = merged.first, first.lowerBound == 1 {
+      prefix = first.upperBound
+      merged.removeFirst()
+    }
+    intervals = merged
+  }
+
+  var isEmpty: Bool { prefix == 0 && intervals.isEmpty }
+
+  /// The greatest counter in the set, or 0.
+  var maximum: UInt64 { intervals.last?.upperBound ?? prefix }
+
+  /// The set as sorted, disjoint, non-adjacent ranges.
+  var ranges: [ClosedRange<UInt64>] {
+    prefix == 0 ? intervals : [1...prefix] + intervals
+  }
+
+  /// The number of counters in the set.
+  var count: UInt64 {
+    intervals.reduce(prefix) { $0 + ($1.upperBound - $1.lowerBound + 1) }
+  }
+
+  /// - Complexity: O(1) for counters in the prefix, O(log *k*) otherwise.
+  func contains(_ counter: UInt64) -> Bool {
+    if counter <= prefix { return counter > 0 }
+    var low = 0
+    var high = intervals.count
+    while low < high {
+      let middle = (low + high) / 2
+      if intervals[middle].upperBound < counter {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low < intervals.count && intervals[low].contains(counter)
+  }
+
+  /// - Complexity: amortized O(1) for the next counter after the prefix, O(*k*) otherwise.
+  mutating func insert(_ counter: UInt64) {
+    precondition(counter > 0)
+    if counter <= prefix { return }
+    if counter == prefix + 1 {
+      prefix = counter
+      if let first = intervals.first, first.lowerBound == prefix + 1 {
+        prefix = first.upperBound
+        intervals.removeFirst()
+      }
+      return
+    }
+    if contains(counter) { return }
+    self = CounterSet(ranges + [counter...counter])
+  }
+
+  /// - Complexity: O(1) when both sets are prefixes, O(*k* log *k*) otherwise.
+  mutating func formUnion(_ other: CounterSet) {
+    if other.intervals.isEmpty && other.prefix <= prefix { return }
+    if intervals.isEmpty && other.intervals.isEmpty {
+      prefix = max(prefix, other.prefix)
+      return
+    }
+    self = CounterSet(ranges + other.ranges)
+  }
+
+  /// The counters greater than `bound`.
+  func above(_ bound: UInt64) -> CounterSet {
+    CounterSet(ranges.compactMap { $0.upperBound > bound ? max($0.lowerBound, bound + 1)...$0.upperBound : nil })
+  }
+
+  /// The counters at most `bound`, except those in `excluded` (sorted ascending).
+  func upTo(_ bound: UInt64, excludingSorted excluded: [UInt64]) -> CounterSet {
+    var result: [ClosedRange<UInt64>] = []
+    var next = excluded.startIndex
+    for range in ranges where range.lowerBound <= bound {
+      var low = range.lowerBound
+      let high = min(range.upperBound, bound)
+      while next < excluded.endIndex && excluded[next] < low { next += 1 }
+      while next < excluded.endIndex && excluded[next] <= high {
+        if excluded[next] > low { result.append(low...(excluded[next] - 1)) }
+        low = excluded[next] + 1
+        next += 1
+      }
+      if low <= high { result.append(low...high) }
+    }
+    return CounterSet(result)
+  }
+
+  /// Whether every counter of `self` is in `other`.
+  ///
+  /// - Complexity: O(*k* log *k'*).
+  func isSubset(of other: CounterSet) -> Bool {
+    ranges.allSatisfy { range in
+      if range.upperBound <= other.prefix { return true }
+      return other.ranges.contains { $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound }
+    }
+  }
+}
+
+extension CounterSet {
+  /// Whether some counter is in both sets.
+  ///
+  /// - Complexity: O(*k* + *k'*).
+  func intersects(_ other: CounterSet) -> Bool {
+    let mine = ranges
+    let theirs = other.ranges
+    var i = 0
+    var j = 0
+    while i < mine.count && j < theirs.count {
+      if mine[i].overlaps(theirs[j]) { return true }
+      if mine[i].upperBound < theirs[j].upperBound { i += 1 } else { j += 1 }
+    }
+    return false
+  }
+}

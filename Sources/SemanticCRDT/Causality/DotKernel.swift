@@ -1,0 +1,159 @@
+/// The shared engine of the observed-remove types: live dots per key, each with the value its
+/// event wrote, plus the causal context of everything seen.
+///
+/// ``ORSet`` and ``ORMap`` are thin wrappers around it. Invariant: every live dot is in the
+/// context and belongs to exactly one key.
+struct DotKernel<Key: Hashable, Value> {
+  private(set) var entries: [Key: DotSiblings<Value>]
+  private(set) var context: CausalContext
+
+  init() {
+    entries = [:]
+    context = CausalContext()
+  }
+
+  init(entries: [Key: DotSiblings<Value>], context: CausalContext) {
+    self.entries = entries
+    self.context = context
+  }
+
+  // MARK: Mutations (each returns its delta)
+
+  /// Replaces every live dot of `key` with one new dot of `replica` carrying `value`.
+  ///
+  /// - Returns: The delta: the new dot with its value, and a context of the new and the
+  ///   replaced dots.
+  /// - Complexity: O(*s*) for *s* replaced siblings.
+  mutating func write(_ value: Value, for key: Key, by replica: ReplicaID) -> DotKernel {
+    var deltaContext = CausalContext()
+    entries[key]?.forEachDot { deltaContext.insert($0) }
+    let dot = context.nextDot(for: replica)
+    deltaContext.insert(dot)
+    let siblings = DotSiblings.one(dot, value)
+    entries[key] = siblings
+    return DotKernel(entries: [key: siblings], context: deltaContext)
+  }
+
+  /// Drops every live dot of `key`.
+  ///
+  /// - Returns: The delta: no entries, and a context of the removed dots.
+  /// - Complexity: O(*s*) for *s* removed siblings.
+  mutating func remove(_ key: Key) -> DotKernel {
+    var deltaContext = CausalContext()
+    entries.removeValue(forKey: key)?.forEachDot { deltaContext.insert($0) }
+    return DotKernel(entries: [:], context: deltaContext)
+  }
+
+  // MARK: Merge
+
+  /// The causal join (Almeida et al., §6): per key, siblings join as in
+  /// ``DotSiblings/join(_:seenBy:_:seenBy:)``; the contexts unite.
+  ///
+  /// - Complexity: O(*n* + *m*) hash lookups for *n* and *m* keys; the pass over keys only this
+  ///   side holds is skipped when the other side has seen none of this side's dots.
+  mutating func merge(_ other: DotKernel) {
+    if !entries.isEmpty && !other.context.isDisjoint(with: context) {
+      var removed: [Key] = []
+      for index in entries.indices {
+        let (key, mine) = entries[index]
+        guard other.entries[key] == nil else { continue }
+        if let kept = mine.filter({ !other.context.contains($0) }) {
+          if kept.count != mine.count { entries.values[index] = kept }
+        } else {
+          removed.append(key)
+        }
+      }
+      for key in removed { entries.removeValue(forKey: key) }
+    }
+    for (key, theirs) in other.entries {
+      if let index = entries.index(forKey: key) {
+        let mine = entries.values[index]
+        if mine.hasSameDots(as: theirs) { continue }
+        if let joined = DotSiblings.join(mine, seenBy: context, theirs, seenBy: other.context) {
+          entries.values[index] = joined
+        } else {
+          entries.remove(at: index)
+        }
+      } else if let kept = theirs.filter({ !context.contains($0) }) {
+        entries[key] = kept
+      }
+    }
+    context.formUnion(other.context)
+  }
+
+  // MARK: Deltas
+
+  /// What a peer whose state has seen `version` may lack: the live dots it has not seen, and a
+  /// context of the dots it has not seen plus the dots within `version` that are no longer
+  /// live here (removed or overwritten), so that merging the delta removes them there too.
+  ///
+  /// - Complexity: O(*n* + *d* log *d*) for *n* keys and *d* live dots within `version`. The
+  ///   context part has one interval per run of dead dots within `version`.
+  func delta(since version: VersionVector) -> DotKernel? {
+    var deltaEntries: [Key: DotSiblings<Value>] = [:]
+    var liveSeen: [ReplicaID: [UInt64]] = [:]
+    for (key, siblings) in entries {
+      var unseen = false
+      siblings.forEachDot { dot in
+        if dot.counter > version[dot.replica] {
+          unseen = true
+        } else {
+          liveSeen[dot.replica, default: []].append(dot.counter)
+        }
+      }
+      if unseen, let fresh = siblings.filter({ $0.counter > version[$0.replica] }) {
+        deltaEntries[key] = fresh
+      }
+    }
+    var deltaReplicas: [ReplicaID: CounterSet] = [:]
+    for (replica, counters) in context.replicas {
+      let bound = version[replica]
+      var part = counters.above(bound)
+      if bound > 0 {
+        let live = (liveSeen[replica] ?? []).sorted()
+        part.formUnion(counters.upTo(bound, excludingSorted: live))
+      }
+      if !part.isEmpty { deltaReplicas[replica] = part }
+    }
+    if deltaEntries.isEmpty && deltaReplicas.isEmpty { return nil }
+    return DotKernel(entries: deltaEntries, context: CausalContext(replicas: deltaReplicas))
+  }
+
+  // MARK: Order and invariants
+
+  /// The lattice order, defined without ``merge(_:)``: `self` precedes `other` when `other`
+  /// has seen every dot `self` has seen and has not revived any dot `self` dropped.
+  func isLessThanOrEqual(to other: DotKernel) -> Bool {
+    guard context.isSubset(of: other.context) else { return false }
+    for (key, theirs) in other.entries {
+      let mine = entries[key]
+      let revived = !theirs.allDots { dot in
+        !context.contains(dot) || (mine?.contains(dot) ?? false)
+      }
+      if revived { return false }
+    }
+    return true
+  }
+
+  /// Descriptions of broken invariants; empty when the state is sound.
+  func invariantViolations() -> [String] {
+    var problems: [String] = []
+    var seen: Set<Dot> = []
+    for (key, siblings) in entries {
+      if case .many(let values) = siblings {
+        if values.count < 2 { problems.append("key \(key): .many with \(values.count) sibling") }
+        if !zip(values, values.dropFirst()).allSatisfy({ $0.dot < $1.dot }) {
+          problems.append("key \(key): siblings not sorted")
+        }
+      }
+      siblings.forEachDot { dot in
+        if !context.contains(dot) { problems.append("key \(key): live dot \(dot) not in context") }
+        if !seen.insert(dot).inserted { problems.append("dot \(dot) is live twice") }
+      }
+    }
+    return problems
+  }
+}
+
+extension DotKernel: Equatable where Value: Equatable {}
+extension DotKernel: Sendable where Key: Sendable, Value: Sendable {}

@@ -1,0 +1,112 @@
+/// A value written by the event `dot`.
+struct DottedValue<Value> {
+  let dot: Dot
+  let value: Value
+}
+
+extension DottedValue: Equatable where Value: Equatable {}
+extension DottedValue: Sendable where Value: Sendable {}
+
+/// The live dots of one key of a dot store, each with the value its event wrote; never empty.
+///
+/// One dot is by far the common case and is stored inline, without an allocation. Several dots
+/// (concurrent writes not yet superseded) are kept sorted by dot, so equal sets are equal values.
+/// A dot names one event, so two copies of the same dot always carry the same value.
+enum DotSiblings<Value> {
+  case one(Dot, Value)
+  /// At least two, sorted by dot, no dot twice.
+  case many([DottedValue<Value>])
+
+  /// Builds siblings from values sorted by dot without repeats; `nil` when there are none.
+  init?(sorted values: [DottedValue<Value>]) {
+    switch values.count {
+    case 0: return nil
+    case 1: self = .one(values[0].dot, values[0].value)
+    default: self = .many(values)
+    }
+  }
+
+  var count: Int {
+    switch self {
+    case .one: 1
+    case .many(let values): values.count
+    }
+  }
+
+  /// The siblings in dot order.
+  var elements: [DottedValue<Value>] {
+    switch self {
+    case .one(let dot, let value): [DottedValue(dot: dot, value: value)]
+    case .many(let values): values
+    }
+  }
+
+  func forEachDot(_ body: (Dot) -> Void) {
+    switch self {
+    case .one(let dot, _): body(dot)
+    case .many(let values): for element in values { body(element.dot) }
+    }
+  }
+
+  func contains(_ dot: Dot) -> Bool {
+    switch self {
+    case .one(let own, _): own == dot
+    case .many(let values): values.contains { $0.dot == dot }
+    }
+  }
+
+  func allDots(satisfy predicate: (Dot) -> Bool) -> Bool {
+    switch self {
+    case .one(let dot, _): predicate(dot)
+    case .many(let values): values.allSatisfy { predicate($0.dot) }
+    }
+  }
+
+  /// Whether both hold the same dots (and so, by construction, the same values).
+  func hasSameDots(as other: DotSiblings) -> Bool {
+    switch (self, other) {
+    case (.one(let mine, _), .one(let theirs, _)): mine == theirs
+    case (.many(let mine), .many(let theirs)):
+      mine.count == theirs.count && zip(mine, theirs).allSatisfy { $0.dot == $1.dot }
+    default: false
+    }
+  }
+
+  /// The siblings whose dot satisfies `isIncluded`, or `nil` when none does.
+  func filter(_ isIncluded: (Dot) -> Bool) -> DotSiblings? {
+    switch self {
+    case .one(let dot, _): return isIncluded(dot) ? self : nil
+    case .many(let values):
+      let kept = values.filter { isIncluded($0.dot) }
+      return kept.count == values.count ? self : DotSiblings(sorted: kept)
+    }
+  }
+
+  /// The causal join of two sibling sets of one key.
+  ///
+  /// A dot survives when both sides hold it, or when one side holds it and the other side's
+  /// context has not seen it; a dot that one side holds and the other has seen but dropped was
+  /// removed or overwritten, and stays removed.
+  ///
+  /// - Complexity: O(*s* log *s*) for *s* siblings; O(1) for single siblings.
+  static func join(
+    _ mine: DotSiblings, seenBy myContext: CausalContext,
+    _ theirs: DotSiblings, seenBy theirContext: CausalContext
+  ) -> DotSiblings? {
+    if mine.hasSameDots(as: theirs) { return mine }
+    var kept: [DottedValue<Value>] = []
+    for element in mine.elements
+    where theirs.contains(element.dot) || !theirContext.contains(element.dot) {
+      kept.append(element)
+    }
+    for element in theirs.elements
+    where !mine.contains(element.dot) && !myContext.contains(element.dot) {
+      kept.append(element)
+    }
+    kept.sort { $0.dot < $1.dot }
+    return DotSiblings(sorted: kept)
+  }
+}
+
+extension DotSiblings: Equatable where Value: Equatable {}
+extension DotSiblings: Sendable where Value: Sendable {}

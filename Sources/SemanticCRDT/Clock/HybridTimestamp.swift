@@ -1,0 +1,65 @@
+/// A hybrid logical clock reading: wall-clock milliseconds, a logical counter, and the replica
+/// that issued it.
+///
+/// Timestamps order the writes of last-writer-wins types. They are totally ordered by wall time,
+/// then logical counter, then ``ReplicaID``; the replica is the final tie-break, so two replicas
+/// writing in the same millisecond with the same counter still produce ordered stamps, and the
+/// outcome never depends on arrival order. A ``HybridClock`` never issues the same timestamp twice.
+///
+/// - SeeAlso: Kulkarni et al., *Logical Physical Clocks and Consistent Snapshots in Globally
+///   Distributed Databases* (2014).
+public struct HybridTimestamp: Hashable, Comparable, Sendable {
+  /// Milliseconds since 1970-01-01 UTC, as seen (or carried forward) by the issuing replica.
+  public let wallMilliseconds: UInt64
+  /// Distinguishes events that share one wall millisecond; resets to 0 when wall time advances.
+  public let logical: UInt32
+  /// The replica that issued this timestamp.
+  public let replica: ReplicaID
+
+  /// Creates a timestamp from its parts.
+  ///
+  /// Writes should take their timestamps from ``HybridClock/tick()``; this initializer is for
+  /// decoding, tests and simulations.
+  public init(wallMilliseconds: UInt64, logical: UInt32 = 0, replica: ReplicaID) {
+    self.wallMilliseconds = wallMilliseconds
+    self.logical = logical
+    self.replica = replica
+  }
+
+  /// Orders by wall time, then logical counter, then replica id.
+  public static func < (lhs: HybridTimestamp, rhs: HybridTimestamp) -> Bool {
+    if lhs.wallMilliseconds != rhs.wallMilliseconds {
+      return lhs.wallMilliseconds < rhs.wallMilliseconds
+    }
+    if lhs.logical != rhs.logical { return lhs.logical < rhs.logical }
+    return lhs.replica < rhs.replica
+  }
+}
+
+extension HybridTimestamp: CustomStringConvertible {
+  /// `wall.logical@replica`, for example `1733788800000.2@phone`.
+  public var description: String { "\(wallMilliseconds).\(logical)@\(replica)" }
+}
+
+extension HybridTimestamp: Codable {
+  /// Decodes `[wallMilliseconds, logical, "replica"]`.
+  public init(from decoder: any Decoder) throws {
+    var container = try decoder.unkeyedContainer()
+    let wall = try container.decode(UInt64.self)
+    let logical = try container.decode(UInt32.self)
+    let replica = try container.decode(ReplicaID.self)
+    guard container.isAtEnd else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "A hybrid timestamp has exactly three elements")
+    }
+    self.init(wallMilliseconds: wall, logical: logical, replica: replica)
+  }
+
+  /// Encodes `[wallMilliseconds, logical, "replica"]`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    try container.encode(wallMilliseconds)
+    try container.encode(logical)
+    try container.encode(replica)
+  }
+}

@@ -1,0 +1,62 @@
+/// One event of one replica: the replica's id and the event's sequence number.
+///
+/// The causal types (``ORSet``, ``ORMap``, ``MVRegister``, ``LWWMap``) name each write by a dot.
+/// A replica numbers its dots 1, 2, 3, … without gaps, so the dots a state has seen compress
+/// into a ``VersionVector`` plus a few intervals (``CausalContext``). A dot is never reused: a
+/// replica that might have forgotten dots it issued must take a new ``ReplicaID``.
+///
+/// Dots are ordered by replica, then by counter.
+public struct Dot: Hashable, Comparable, Sendable {
+  /// The replica that made the event.
+  public let replica: ReplicaID
+  /// The event's sequence number at that replica, starting at 1.
+  public let counter: UInt64
+
+  /// Creates a dot.
+  ///
+  /// - Parameters:
+  ///   - replica: The replica that made the event.
+  ///   - counter: Its sequence number, at least 1.
+  public init(_ replica: ReplicaID, _ counter: UInt64) {
+    precondition(counter > 0, "Dot counters start at 1")
+    self.replica = replica
+    self.counter = counter
+  }
+
+  /// Orders dots by replica id, then counter.
+  public static func < (lhs: Dot, rhs: Dot) -> Bool {
+    if lhs.replica != rhs.replica { return lhs.replica < rhs.replica }
+    return lhs.counter < rhs.counter
+  }
+}
+
+extension Dot: CustomStringConvertible {
+  /// `replica:counter`, for example `phone:12`.
+  public var description: String { "\(replica):\(counter)" }
+}
+
+extension Dot: Codable {
+  /// Decodes a dot from its JSON form `["replica", counter]`.
+  public init(from decoder: any Decoder) throws {
+    var container = try decoder.unkeyedContainer()
+    let replica = try container.decode(ReplicaID.self)
+    let counter = try container.decode(UInt64.self)
+    guard counter > 0 else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "A dot counter must be at least 1")
+    }
+    guard container.isAtEnd else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "A dot has exactly two elements")
+    }
+    self.init(replica, counter)
+  }
+
+  /// Encodes the dot as `["replica", counter]`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    try container.encode(replica)
+    try container.encode(counter)
+  }
+}
+

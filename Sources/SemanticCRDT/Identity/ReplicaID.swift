@@ -1,0 +1,69 @@
+/// The stable identity of one replica: one device's copy of the replicated state.
+///
+/// A replica id is persisted with the replica's state and stamped on every write it makes: on
+/// the dots of the causal types and on hybrid timestamps. Two replicas must never share an id;
+/// a replica that lost unsynced state (restored from a backup, reinstalled) must take a new one
+/// so that it never reissues a dot its peers have already seen.
+///
+/// ## Ordering
+///
+/// Replica ids are totally ordered by their raw string (Unicode scalar order, which is also byte
+/// order of their UTF-8 form). The order is the last tie-break between two hybrid timestamps
+/// with equal wall time and logical counter, so ties never depend on arrival order.
+///
+/// ```swift
+/// let phone = ReplicaID("phone-7f3a")
+/// let tablet: ReplicaID = "tablet-01c2"
+/// ```
+public struct ReplicaID: Hashable, Comparable, Sendable {
+  /// The id's text. Any non-empty string; short ids (15 UTF-8 bytes or fewer) are stored inline
+  /// and compare fastest.
+  public let rawValue: String
+
+  /// Creates a replica id from its text.
+  ///
+  /// - Parameter rawValue: The id. It must not be empty.
+  /// - Complexity: O(1).
+  public init(_ rawValue: String) {
+    precondition(!rawValue.isEmpty, "A ReplicaID must not be empty")
+    self.rawValue = rawValue
+  }
+
+  /// Orders replica ids by the Unicode scalars of their text.
+  ///
+  /// - Complexity: O(*m*) where *m* is the length of the shorter id.
+  public static func < (lhs: ReplicaID, rhs: ReplicaID) -> Bool {
+    lhs.rawValue.unicodeScalars.lexicographicallyPrecedes(rhs.rawValue.unicodeScalars)
+  }
+}
+
+extension ReplicaID: ExpressibleByStringLiteral {
+  /// Creates a replica id from a string literal.
+  public init(stringLiteral value: String) {
+    self.init(value)
+  }
+}
+
+extension ReplicaID: CustomStringConvertible {
+  /// The id's text.
+  public var description: String { rawValue }
+}
+
+extension ReplicaID: Codable {
+  /// Decodes a replica id from a JSON string; an empty string is a data-corruption error.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard !text.isEmpty else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "A replica id must not be empty")
+    }
+    self.rawValue = text
+  }
+
+  /// Encodes the replica id as a JSON string.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+}

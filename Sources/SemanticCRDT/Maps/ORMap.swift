@@ -1,0 +1,172 @@
+/// A map with add-wins keys whose values are themselves CRDTs: the collection type for
+/// entities.
+///
+/// ```swift
+/// var phone = ORMap<String, GCounter>()
+/// phone.update("cilantro", by: "phone", default: GCounter()) { $0.increment(by: 1, replica: "phone") }
+/// var tablet = ORMap<String, GCounter>()
+/// tablet.update("cilantro", by: "tablet", default: GCounter()) { $0.increment(by: 1, replica: "tablet") }
+/// phone.merge(tablet)
+/// phone["cilantro"]?.value   // 2
+/// ```
+///
+/// ## Merge semantics
+///
+/// Every write of a key is an event with a fresh ``Dot`` that carries the value the writer
+/// produced, and replaces the dots of that key the writer had seen. A remove drops the dots it
+/// has seen. On merge, dots survive or fall as in ``ORSet``, so **a concurrent update and remove
+/// leave the key present (add-wins)** with the updater's value. The value read for a key is the
+/// ``Mergeable/merge(_:)`` of the values of its surviving dots: concurrent updates of one key
+/// (two devices incrementing one counter, or editing different fields of one record) both
+/// survive.
+///
+/// Keeping each value with the dot that wrote it, and joining on read, is what makes the map's
+/// merge associative: a map that joined the stored values of both sides whenever a key survived
+/// would resurrect values that a remove had already dropped, depending on the order of merges.
+///
+/// ## Complexity
+///
+/// Reading a key joins its surviving values: one in the common case. Merge is O(*n* + *m*) hash
+/// lookups. A delta carries the full value of each changed key.
+///
+/// - SeeAlso: Almeida, Shoker, Baquero, *Delta State Replicated Data Types* (2018), §7;
+///   basho/riak_dt `riak_dt_map`.
+public struct ORMap<Key: Hashable, Value: Mergeable> {
+  var kernel: DotKernel<Key, Value>
+
+  /// Creates an empty map.
+  public init() {
+    kernel = DotKernel()
+  }
+
+  init(kernel: DotKernel<Key, Value>) {
+    self.kernel = kernel
+  }
+
+  /// The value of `key`: the join of the values its surviving writes carry, or `nil` when the
+  /// key is absent.
+  ///
+  /// - Complexity: O(1) with one surviving write; one merge per further concurrent write.
+  public subscript(key: Key) -> Value? {
+    guard let siblings = kernel.entries[key] else { return nil }
+    switch siblings {
+    case .one(_, let value):
+      return value
+    case .many(let values):
+      var joined = values[0].value
+      for element in values.dropFirst() { joined.merge(element.value) }
+      return joined
+    }
+  }
+
+  /// Whether `key` is present.
+  public func contains(_ key: Key) -> Bool { kernel.entries[key] != nil }
+
+  /// The present keys.
+  public var keys: some Collection<Key> { kernel.entries.keys }
+
+  /// The number of present keys.
+  public var count: Int { kernel.entries.count }
+
+  /// Whether no key is present.
+  public var isEmpty: Bool { kernel.entries.isEmpty }
+
+  /// Every dot this map has seen.
+  public var context: CausalContext { kernel.context }
+
+  /// The number of concurrent writes of `key` that survive; more than 1 until a later write
+  /// that has seen them all.
+  public func writeCount(of key: Key) -> Int { kernel.entries[key]?.count ?? 0 }
+
+  /// Writes `value` for `key` as a new event of `replica`, replacing the writes of `key` this
+  /// replica has seen. To change part of a value and keep the rest, use
+  /// ``update(_:by:default:_:)``.
+  ///
+  /// - Returns: The delta of this change.
+  /// - Complexity: O(1).
+  @discardableResult
+  public mutating func set(_ key: Key, to value: Value, by replica: ReplicaID) -> ORMap {
+    ORMap(kernel: kernel.write(value, for: key, by: replica))
+  }
+
+  /// Changes the value of `key` (starting from `defaultValue` when absent) as a new event of
+  /// `replica`.
+  ///
+  /// - Parameters:
+  ///   - key: The key to change.
+  ///   - replica: The replica making the change.
+  ///   - defaultValue: The value to start from when `key` is absent.
+  ///   - body: Changes the value in place; it should use the value type's own mutators, so
+  ///     that concurrent changes elsewhere merge with this one.
+  /// - Returns: The delta of this change.
+  /// - Complexity: that of reading `key`, plus `body`.
+  @discardableResult
+  public mutating func update(
+    _ key: Key, by replica: ReplicaID, default defaultValue: @autoclosure () -> Value,
+    _ body: (inout Value) throws -> Void
+  ) rethrows -> ORMap {
+    var value = self[key] ?? defaultValue()
+    try body(&value)
+    return set(key, to: value, by: replica)
+  }
+
+  /// Removes `key` as this replica has seen it; concurrent writes elsewhere survive.
+  ///
+  /// - Returns: The delta of this change.
+  @discardableResult
+  public mutating func remove(_ key: Key) -> ORMap {
+    ORMap(kernel: kernel.remove(key))
+  }
+}
+
+extension ORMap: Equatable where Value: Equatable {}
+
+extension ORMap: Mergeable {
+  /// Joins `other` into this map; see "Merge semantics" above.
+  ///
+  /// - Complexity: O(*n* + *m*) for *n* and *m* keys.
+  public mutating func merge(_ other: ORMap) {
+    kernel.merge(other.kernel)
+  }
+}
+
+extension ORMap: DeltaMergeable {
+  /// The events seen without gaps, per replica.
+  public var version: VersionVector { kernel.context.versionVector }
+
+  /// The writes a peer that has seen `version` lacks, and the removals of writes it has seen.
+  ///
+  /// - Complexity: O(*n* + *d* log *d*) for *n* keys and *d* live dots within `version`.
+  public func delta(since version: VersionVector) -> ORMap? {
+    kernel.delta(since: version).map(ORMap.init(kernel:))
+  }
+}
+
+extension ORMap: HybridTimestamped where Value: HybridTimestamped {
+  /// The greatest timestamp in any stored value.
+  ///
+  /// - Complexity: O(*n*) over all stored values.
+  public var greatestTimestamp: HybridTimestamp? {
+    var greatest: HybridTimestamp?
+    for siblings in kernel.entries.values {
+      for element in siblings.elements {
+        if let stamp = element.value.greatestTimestamp, greatest.map({ stamp > $0 }) ?? true {
+          greatest = stamp
+        }
+      }
+    }
+    return greatest
+  }
+}
+
+extension ORMap {
+  /// The lattice order, defined independently of ``merge(_:)``; see ``ORSet``.
+  package func isLessThanOrEqual(to other: ORMap) -> Bool {
+    kernel.isLessThanOrEqual(to: other.kernel)
+  }
+
+  /// Descriptions of broken invariants; empty when the state is sound.
+  package func invariantViolations() -> [String] { kernel.invariantViolations() }
+}
+
+extension ORMap: Sendable where Key: Sendable, Value: Sendable {}

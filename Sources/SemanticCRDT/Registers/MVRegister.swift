@@ -1,0 +1,134 @@
+/// A multi-value register: concurrent writes are kept side by side until a write that has
+/// seen them all replaces them.
+///
+/// ```swift
+/// var phone = MVRegister<String>()
+/// var tablet = MVRegister<String>()
+/// phone.write("Pancakes", at: phoneClock.tick())
+/// tablet.write("Waffles", at: tabletClock.tick())
+/// phone.merge(tablet)
+/// phone.winner      // the write with the greater timestamp
+/// phone.conflicts   // the other one, for the person to resolve
+/// ```
+///
+/// ## Conflict resolution
+///
+/// Each write is an event with a ``Dot`` and a ``HybridTimestamp``; it replaces the writes this
+/// replica has seen. Concurrent writes survive a merge as siblings: nothing is lost silently.
+/// ``winner`` picks the sibling with the greatest timestamp, the same on every replica, so an
+/// app can show one value while it surfaces ``conflicts``. The next ``write(_:at:)`` on a replica
+/// that has merged all siblings resolves the conflict.
+///
+/// - SeeAlso: DeCandia et al., *Dynamo* (2007); Almeida, Shoker, Baquero (2018), "MVRegister".
+public struct MVRegister<Value: Equatable> {
+  var kernel: DotKernel<SingleKey, Write>
+
+  /// One write: its value and timestamp.
+  public struct Write: Equatable {
+    /// The written value.
+    public let value: Value
+    /// When it was written.
+    public let timestamp: HybridTimestamp
+
+    /// Creates a write record.
+    public init(value: Value, timestamp: HybridTimestamp) {
+      self.value = value
+      self.timestamp = timestamp
+    }
+  }
+
+  /// Creates a register that has never been written.
+  public init() {
+    kernel = DotKernel()
+  }
+
+  init(kernel: DotKernel<SingleKey, Write>) {
+    self.kernel = kernel
+  }
+
+  /// The surviving writes, greatest timestamp first; empty before the first write.
+  ///
+  /// - Complexity: O(*s* log *s*) for *s* siblings.
+  public var writes: [Write] {
+    (kernel.entries[SingleKey()]?.elements ?? []).map(\.value).sorted {
+      $0.timestamp > $1.timestamp
+    }
+  }
+
+  /// The value of the surviving write with the greatest timestamp; `nil` before the first
+  /// write. The same on every replica that has seen the same writes.
+  public var winner: Value? { writes.first?.value }
+
+  /// The values of the other surviving writes, greatest timestamp first; empty when there is
+  /// no conflict.
+  public var conflicts: [Value] { writes.dropFirst().map(\.value) }
+
+  /// Whether concurrent writes survive side by side.
+  public var isConflicted: Bool { (kernel.entries[SingleKey()]?.count ?? 0) > 1 }
+
+  /// Writes `value`, replacing every write this replica has seen.
+  ///
+  /// - Parameters:
+  ///   - value: The new value.
+  ///   - timestamp: The write's timestamp, from the writing replica's ``HybridClock``; its
+  ///     replica names the event's dot.
+  /// - Returns: The delta of this write.
+  /// - Complexity: O(*s*) for *s* replaced siblings.
+  @discardableResult
+  public mutating func write(_ value: Value, at timestamp: HybridTimestamp) -> MVRegister {
+    MVRegister(
+      kernel: kernel.write(
+        Write(value: value, timestamp: timestamp), for: SingleKey(), by: timestamp.replica))
+  }
+
+  /// Clears the register as this replica has seen it; a concurrent write elsewhere survives.
+  ///
+  /// - Returns: The delta of this change.
+  @discardableResult
+  public mutating func clear() -> MVRegister {
+    MVRegister(kernel: kernel.remove(SingleKey()))
+  }
+}
+
+/// The one key of a register's dot store.
+struct SingleKey: Hashable, Comparable, Sendable {
+  static func < (lhs: SingleKey, rhs: SingleKey) -> Bool { false }
+}
+
+extension MVRegister: Equatable {}
+extension MVRegister: Sendable where Value: Sendable {}
+extension MVRegister.Write: Sendable where Value: Sendable {}
+
+extension MVRegister: Mergeable {
+  /// Keeps every write not superseded by a write the other side has seen.
+  ///
+  /// - Complexity: O(*s* log *s*) for *s* siblings.
+  public mutating func merge(_ other: MVRegister) {
+    kernel.merge(other.kernel)
+  }
+}
+
+extension MVRegister: DeltaMergeable {
+  /// The events seen without gaps, per replica.
+  public var version: VersionVector { kernel.context.versionVector }
+
+  /// The writes a peer that has seen `version` lacks, and what they replaced.
+  public func delta(since version: VersionVector) -> MVRegister? {
+    kernel.delta(since: version).map(MVRegister.init(kernel:))
+  }
+}
+
+extension MVRegister: HybridTimestamped {
+  /// The greatest timestamp of the surviving writes.
+  public var greatestTimestamp: HybridTimestamp? { writes.first?.timestamp }
+}
+
+extension MVRegister {
+  /// The lattice order, defined independently of ``merge(_:)``; see ``ORSet``.
+  package func isLessThanOrEqual(to other: MVRegister) -> Bool {
+    kernel.isLessThanOrEqual(to: other.kernel)
+  }
+
+  /// Descriptions of broken invariants; empty when the state is sound.
+  package func invariantViolations() -> [String] { kernel.invariantViolations() }
+}
