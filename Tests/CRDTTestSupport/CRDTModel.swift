@@ -12,6 +12,17 @@ public struct Event<Operation: Sendable>: Sendable {
   public let timestamp: HybridTimestamp
   /// The ids of the events the replica had seen when it applied this one: its causal past.
   public let observed: Set<Int>
+
+  public init(
+    id: Int, replica: ReplicaID, operation: Operation, timestamp: HybridTimestamp,
+    observed: Set<Int>
+  ) {
+    self.id = id
+    self.replica = replica
+    self.operation = operation
+    self.timestamp = timestamp
+    self.observed = observed
+  }
 }
 
 /// Everything the generic property tests need to know about one CRDT type: how to drive it
@@ -83,6 +94,7 @@ extension Array {
   public func maximal<Operation>(
     supersededBy supersedes: (Element) -> Bool = { _ in true }
   ) -> [Element] where Element == Event<Operation> {
-    filter { event in !contains { $0.id != event.id && supersedes($0) && event.isObserved(by: $0) } }
+    filter { event in !contains { $0.id != event.id && supersedes($0) && event.isObserved(by: $0) }
+    }
   }
 }

@@ -90,7 +90,9 @@ public struct ReplicaScenario<Model: CRDTModel> {
   /// Runs the scenario and returns the first violated property, or `nil`.
   public func run() -> String? {
     var states = replicas.map { _ in Model.makeInitial() }
-    var clocks = replicas.map { HybridClock(replica: $0, wallClock: .fixed(0), maximumSkewMilliseconds: .max) }
+    var clocks = replicas.map {
+      HybridClock(replica: $0, wallClock: .fixed(0), maximumSkewMilliseconds: .max)
+    }
     var histories = replicas.map { _ in Set<Int>() }
     var pastVersions = replicas.map { _ in [Model.State.Version]() }
     var reachable: [Model.State] = []
@@ -107,7 +109,8 @@ public struct ReplicaScenario<Model: CRDTModel> {
       let expected = Model.specification(of: seen)
       let actual = Model.observe(state)
       if actual != expected {
-        return "After \(what), r\(index) shows \(actual) but the specification of the \(seen.count) events it has seen says \(expected)"
+        return
+          "After \(what), r\(index) shows \(actual) but the specification of the \(seen.count) events it has seen says \(expected)"
       }
       return nil
     }
@@ -119,12 +122,16 @@ public struct ReplicaScenario<Model: CRDTModel> {
         now += advance
         let timestamp = clocks[index].tick(wallMilliseconds: now + skews[index])
         let before = states[index]
-        let delta = Model.apply(operation, to: &states[index], replica: replicas[index], timestamp: timestamp)
+        let delta = Model.apply(
+          operation, to: &states[index], replica: replicas[index], timestamp: timestamp)
         events.append(
-          Event(id: events.count, replica: replicas[index], operation: operation, timestamp: timestamp, observed: histories[index]))
+          Event(
+            id: events.count, replica: replicas[index], operation: operation, timestamp: timestamp,
+            observed: histories[index]))
         histories[index].insert(events.count - 1)
         if let delta, before.merging(delta) != states[index] {
-          return "At \(label): merging the mutation's delta into the state before it does not give the state after it"
+          return
+            "At \(label): merging the mutation's delta into the state before it does not give the state after it"
         }
         if delta == nil && before != states[index] {
           return "At \(label): the mutation changed the state but returned no delta"
@@ -137,12 +144,16 @@ public struct ReplicaScenario<Model: CRDTModel> {
         switch gossip {
         case .full: payload = states[from]
         case .delta: payload = states[from].delta(since: states[to].version)
-        case .staleDelta: payload = states[from].delta(since: pastVersions[to][pastVersions[to].count / 2])
+        case .staleDelta:
+          payload = states[from].delta(since: pastVersions[to][pastVersions[to].count / 2])
         }
-        if let payload { inFlight.append(Message(to: to, payload: payload, history: histories[from])) }
+        if let payload {
+          inFlight.append(Message(to: to, payload: payload, history: histories[from]))
+        }
       case .deliver(let pick, let duplicate):
         guard !inFlight.isEmpty else { continue }
-        let message = duplicate ? inFlight[pick % inFlight.count] : inFlight.remove(at: pick % inFlight.count)
+        let message =
+          duplicate ? inFlight[pick % inFlight.count] : inFlight.remove(at: pick % inFlight.count)
         if let stamp = Model.greatestTimestamp(of: message.payload) {
           try! clocks[message.to].observe(stamp)
         }
@@ -183,13 +194,17 @@ public struct ReplicaScenario<Model: CRDTModel> {
       if a.merging(a) != a { return "Idempotence fails for state \(i): \(a)" }
       for (j, b) in states.enumerated() where j != i {
         let ab = a.merging(b)
-        if ab != b.merging(a) { return "Commutativity fails for states \(i), \(j):\n a = \(a)\n b = \(b)" }
+        if ab != b.merging(a) {
+          return "Commutativity fails for states \(i), \(j):\n a = \(a)\n b = \(b)"
+        }
         if !Model.isLessThanOrEqual(a, ab) || !Model.isLessThanOrEqual(b, ab) {
-          return "Inflation fails for states \(i), \(j): the merge lost an update\n a = \(a)\n b = \(b)\n a ⊔ b = \(ab)"
+          return
+            "Inflation fails for states \(i), \(j): the merge lost an update\n a = \(a)\n b = \(b)\n a ⊔ b = \(ab)"
         }
         let viaDelta = b.delta(since: a.version).map { a.merging($0) } ?? a
         if viaDelta != ab {
-          return "Delta law fails: a ⊔ b.delta(since: a.version) ≠ a ⊔ b for states \(i), \(j)\n a = \(a)\n b = \(b)"
+          return
+            "Delta law fails: a ⊔ b.delta(since: a.version) ≠ a ⊔ b for states \(i), \(j)\n a = \(a)\n b = \(b)"
         }
         if let problem = Model.invariantViolations(of: ab).first {
           return "Merge of states \(i), \(j) breaks an invariant: \(problem)"

@@ -9,22 +9,28 @@ import Testing
 /// `FORAGER_PROPERTY_ITERATIONS` scales the number of scenarios; `FORAGER_SEED` replays one.
 @Suite("Merge laws and convergence, every type")
 struct MergeLawTests {
-  static let iterations = 300
+  static let iterations = 500
 
   func expectHolds(_ failure: PropertyFailure?) {
     if let failure { Issue.record("\(failure)") }
   }
 
   @Test func orSet() {
-    expectHolds(checkScenarios(ORSetModel.self, iterations: Self.iterations, regressionSeeds: RegressionSeeds.orSet))
+    expectHolds(
+      checkScenarios(
+        ORSetModel.self, iterations: Self.iterations, regressionSeeds: RegressionSeeds.orSet))
   }
 
   @Test func orMap() {
-    expectHolds(checkScenarios(ORMapModel.self, iterations: Self.iterations, regressionSeeds: RegressionSeeds.orMap))
+    expectHolds(
+      checkScenarios(
+        ORMapModel.self, iterations: Self.iterations, regressionSeeds: RegressionSeeds.orMap))
   }
 
   @Test func lwwMap() {
-    expectHolds(checkScenarios(LWWMapModel.self, iterations: Self.iterations, regressionSeeds: RegressionSeeds.lwwMap))
+    expectHolds(
+      checkScenarios(
+        LWWMapModel.self, iterations: Self.iterations, regressionSeeds: RegressionSeeds.lwwMap))
   }
 
   @Test func lwwRegister() {
@@ -32,7 +38,10 @@ struct MergeLawTests {
   }
 
   @Test func mvRegister() {
-    expectHolds(checkScenarios(MVRegisterModel.self, iterations: Self.iterations, regressionSeeds: RegressionSeeds.mvRegister))
+    expectHolds(
+      checkScenarios(
+        MVRegisterModel.self, iterations: Self.iterations,
+        regressionSeeds: RegressionSeeds.mvRegister))
   }
 
   @Test func gCounter() {
@@ -56,11 +65,15 @@ struct MergeLawTests {
     let failure = checkProperty(
       "HybridTimestamp laws", iterations: PropertyEnvironment.iterations(default: Self.iterations),
       generate: { random in
-        [Triple(stamps: (0..<3).map { _ in
-          HybridTimestamp(
-            wallMilliseconds: UInt64(random.int(in: 0...2)), logical: UInt32(random.int(in: 0...1)),
-            replica: ReplicaID(random.pick(["a", "b"])))
-        })]
+        [
+          Triple(
+            stamps: (0..<3).map { _ in
+              HybridTimestamp(
+                wallMilliseconds: UInt64(random.int(in: 0...2)),
+                logical: UInt32(random.int(in: 0...1)),
+                replica: ReplicaID(random.pick(["a", "b"])))
+            })
+        ]
       },
       check: { triples in
         guard let stamps = triples.first?.stamps else { return nil }

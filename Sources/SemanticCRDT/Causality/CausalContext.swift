@@ -97,7 +97,8 @@ extension CausalContext: CustomStringConvertible {
   /// Replicas in order with their intervals, for example `{phone: 1…4, 7…7}`.
   public var description: String {
     let entries = replicas.keys.sorted().map { replica in
-      "\(replica): " + replicas[replica]!.ranges.map { "\($0.lowerBound)…\($0.upperBound)" }
+      "\(replica): "
+        + replicas[replica]!.ranges.map { "\($0.lowerBound)…\($0.upperBound)" }
         .joined(separator: ", ")
     }
     return "{" + entries.joined(separator: "; ") + "}"
@@ -113,15 +114,19 @@ extension CausalContext: Codable {
     for (replica, pairs) in raw {
       guard !replica.isEmpty, !pairs.isEmpty else {
         throw DecodingError.dataCorrupted(
-          .init(codingPath: decoder.codingPath,
+          .init(
+            codingPath: decoder.codingPath,
             debugDescription: "Causal context entry needs a replica and at least one interval"))
       }
       var ranges: [ClosedRange<UInt64>] = []
       for pair in pairs {
         guard pair.count == 2, pair[0] >= 1, pair[0] <= pair[1] else {
           throw DecodingError.dataCorrupted(
-            .init(codingPath: decoder.codingPath,
-              debugDescription: "Interval \(pair) of replica \(replica) is not [first, last] with 1 ≤ first ≤ last"))
+            .init(
+              codingPath: decoder.codingPath,
+              debugDescription:
+                "Interval \(pair) of replica \(replica) is not [first, last] with 1 ≤ first ≤ last")
+          )
         }
         ranges.append(pair[0]...pair[1])
       }
@@ -133,7 +138,9 @@ extension CausalContext: Codable {
   /// Encodes `{"replica": [[first, last], …], …}` with intervals ascending.
   public func encode(to encoder: any Encoder) throws {
     let raw = Dictionary(
-      uniqueKeysWithValues: replicas.map { ($0.key.rawValue, $0.value.ranges.map { [$0.lowerBound, $0.upperBound] }) })
+      uniqueKeysWithValues: replicas.map {
+        ($0.key.rawValue, $0.value.ranges.map { [$0.lowerBound, $0.upperBound] })
+      })
     try raw.encode(to: encoder)
   }
 }

@@ -93,7 +93,10 @@ struct CounterSet: Hashable, Sendable {
 
   /// The counters greater than `bound`.
   func above(_ bound: UInt64) -> CounterSet {
-    CounterSet(ranges.compactMap { $0.upperBound > bound ? max($0.lowerBound, bound + 1)...$0.upperBound : nil })
+    CounterSet(
+      ranges.compactMap {
+        $0.upperBound > bound ? max($0.lowerBound, bound + 1)...$0.upperBound : nil
+      })
   }
 
   /// The counters at most `bound`, except those in `excluded` (sorted ascending).
@@ -120,7 +123,9 @@ struct CounterSet: Hashable, Sendable {
   func isSubset(of other: CounterSet) -> Bool {
     ranges.allSatisfy { range in
       if range.upperBound <= other.prefix { return true }
-      return other.ranges.contains { $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound }
+      return other.ranges.contains {
+        $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound
+      }
     }
   }
 }

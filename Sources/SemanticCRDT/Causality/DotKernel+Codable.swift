@@ -56,7 +56,9 @@ extension DotKernel {
       }
       guard let siblings = DotSiblings(sorted: sorted) else {
         throw DecodingError.dataCorrupted(
-          .init(codingPath: codingPath, debugDescription: "Entry \(index): key \(entry.key) has no dots"))
+          .init(
+            codingPath: codingPath, debugDescription: "Entry \(index): key \(entry.key) has no dots"
+          ))
       }
       entries[entry.key] = siblings
     }

@@ -119,8 +119,7 @@ public struct HybridClock: Sendable {
     local.merge(remote)
   }
 
-  func validate(_ timestamp: HybridTimestamp, wallMilliseconds now: UInt64) throws(ClockSkewError)
-  {
+  func validate(_ timestamp: HybridTimestamp, wallMilliseconds now: UInt64) throws(ClockSkewError) {
     guard timestamp.wallMilliseconds > now else { return }
     let skew = timestamp.wallMilliseconds - now
     guard skew <= maximumSkewMilliseconds else {

@@ -32,7 +32,8 @@ public struct PNCounter: Hashable, Sendable {
   /// - Returns: The delta of this change.
   @discardableResult
   public mutating func increment(by amount: UInt64 = 1, replica: ReplicaID) -> PNCounter {
-    PNCounter(increments: increments.increment(by: amount, replica: replica), decrements: GCounter())
+    PNCounter(
+      increments: increments.increment(by: amount, replica: replica), decrements: GCounter())
   }
 
   /// Subtracts `amount` for `replica`.
@@ -40,7 +41,8 @@ public struct PNCounter: Hashable, Sendable {
   /// - Returns: The delta of this change.
   @discardableResult
   public mutating func decrement(by amount: UInt64 = 1, replica: ReplicaID) -> PNCounter {
-    PNCounter(increments: GCounter(), decrements: decrements.increment(by: amount, replica: replica))
+    PNCounter(
+      increments: GCounter(), decrements: decrements.increment(by: amount, replica: replica))
   }
 }
 
@@ -67,8 +69,10 @@ extension PNCounter: DeltaMergeable {
     let changed = Set(mine.counters.keys.filter { mine[$0] > version[$0] })
     if changed.isEmpty { return nil }
     return PNCounter(
-      increments: GCounter(contributions: increments.contributions.filter { changed.contains($0.key) }),
-      decrements: GCounter(contributions: decrements.contributions.filter { changed.contains($0.key) }))
+      increments: GCounter(
+        contributions: increments.contributions.filter { changed.contains($0.key) }),
+      decrements: GCounter(
+        contributions: decrements.contributions.filter { changed.contains($0.key) }))
   }
 }
 

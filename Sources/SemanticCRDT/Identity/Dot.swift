@@ -59,4 +59,3 @@ extension Dot: Codable {
     try container.encode(counter)
   }
 }
-

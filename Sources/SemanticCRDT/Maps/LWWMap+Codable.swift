@@ -35,13 +35,18 @@ extension LWWMap: Decodable where Key: Decodable, Value: Decodable {
         throw DecodingError.dataCorruptedError(
           in: row, debugDescription: "A map entry is [key, timestamp, counter ≥ 1, value?]")
       }
-      guard entries.updateValue(Entry(value: value, timestamp: timestamp, counter: counter), forKey: key) == nil else {
-        throw DecodingError.dataCorruptedError(in: row, debugDescription: "Key \(key) appears twice")
+      guard
+        entries.updateValue(
+          Entry(value: value, timestamp: timestamp, counter: counter), forKey: key) == nil
+      else {
+        throw DecodingError.dataCorruptedError(
+          in: row, debugDescription: "Key \(key) appears twice")
       }
     }
     self.init(entries: entries, context: context)
     if let problem = invariantViolations().first {
-      throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem))
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: problem))
     }
   }
 }

@@ -120,7 +120,9 @@ public struct LWWMap<Key: Hashable, Value> {
   @discardableResult
   public mutating func compactTombstones(stableAt horizon: VersionVector) -> Int {
     let before = entries.count
-    entries = entries.filter { $0.value.value != nil || $0.value.counter > horizon[$0.value.timestamp.replica] }
+    entries = entries.filter {
+      $0.value.value != nil || $0.value.counter > horizon[$0.value.timestamp.replica]
+    }
     return before - entries.count
   }
 }

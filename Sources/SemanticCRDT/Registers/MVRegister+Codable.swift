@@ -38,7 +38,8 @@ extension MVRegister: Codable where Value: Codable {
         debugDescription: "Write \(mismatch.dot) carries a timestamp of another replica")
     }
     let decoded: [(key: SingleKey, siblings: [DottedValue<Write>])] =
-      writes.isEmpty ? [] : [(SingleKey(), writes.map { DottedValue(dot: $0.dot, value: $0.value) })]
+      writes.isEmpty
+      ? [] : [(SingleKey(), writes.map { DottedValue(dot: $0.dot, value: $0.value) })]
     self.init(
       kernel: try DotKernel(decoding: decoded, context: context, codingPath: decoder.codingPath))
   }

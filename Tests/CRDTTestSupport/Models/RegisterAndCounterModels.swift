@@ -131,7 +131,9 @@ public enum GCounterModel: CRDTModel {
 public enum PNCounterModel: CRDTModel {
   public struct Operation: CustomStringConvertible, Sendable {
     let amount: Int
-    public var description: String { amount >= 0 ? "increment by \(amount)" : "decrement by \(-amount)" }
+    public var description: String {
+      amount >= 0 ? "increment by \(amount)" : "decrement by \(-amount)"
+    }
   }
 
   public static let name = "PNCounter"

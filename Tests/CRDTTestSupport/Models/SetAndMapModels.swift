@@ -45,7 +45,9 @@ public enum ORSetModel: CRDTModel {
     return Set(
       events.compactMap { event -> String? in
         guard case .add(let element) = event.operation else { return nil }
-        let removed = removes.contains { $0.operation.element == element && event.isObserved(by: $0) }
+        let removed = removes.contains {
+          $0.operation.element == element && event.isObserved(by: $0)
+        }
         return removed ? nil : element
       })
   }
@@ -95,7 +97,9 @@ public enum ORMapModel: CRDTModel {
   ) -> ORMap<String, GCounter>? {
     switch operation {
     case .increment(let key, let amount):
-      state.update(key, by: replica, default: GCounter()) { $0.increment(by: amount, replica: replica) }
+      state.update(key, by: replica, default: GCounter()) {
+        $0.increment(by: amount, replica: replica)
+      }
     case .remove(let key):
       state.remove(key)
     }
@@ -111,7 +115,9 @@ public enum ORMapModel: CRDTModel {
 
     func value(of key: String, in seen: [Event<Operation>]) -> [ReplicaID: UInt64]? {
       let onKey = seen.filter { $0.operation.key == key }
-      let live = onKey.maximal().filter { if case .increment = $0.operation { true } else { false } }
+      let live = onKey.maximal().filter {
+        if case .increment = $0.operation { true } else { false }
+      }
       guard !live.isEmpty else { return nil }
       return live.reduce(into: [:]) { joined, update in
         joined.merge(write(of: update)) { max($0, $1) }
@@ -169,7 +175,8 @@ public enum LWWMapModel: CRDTModel {
   public static func makeInitial() -> LWWMap<String, Int> { LWWMap() }
 
   public static func randomOperation(using random: inout SplitMix64) -> Operation {
-    random.chance(0.7) ? .set(random.pick(keyPool), random.int(in: 0...2)) : .remove(random.pick(keyPool))
+    random.chance(0.7)
+      ? .set(random.pick(keyPool), random.int(in: 0...2)) : .remove(random.pick(keyPool))
   }
 
   public static func apply(
@@ -188,10 +195,13 @@ public enum LWWMapModel: CRDTModel {
 
   public static func specification(of events: [Event<Operation>]) -> [String: Int] {
     var latest: [String: Event<Operation>] = [:]
-    for event in events where latest[event.operation.key].map({ event.timestamp > $0.timestamp }) ?? true {
+    for event in events
+    where latest[event.operation.key].map({ event.timestamp > $0.timestamp }) ?? true {
       latest[event.operation.key] = event
     }
-    return latest.compactMapValues { if case .set(_, let value) = $0.operation { value } else { nil } }
+    return latest.compactMapValues {
+      if case .set(_, let value) = $0.operation { value } else { nil }
+    }
   }
 
   public static func isLessThanOrEqual(_ a: LWWMap<String, Int>, _ b: LWWMap<String, Int>) -> Bool {

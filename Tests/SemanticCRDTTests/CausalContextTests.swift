@@ -1,0 +1,67 @@
+import CRDTTestSupport
+import Testing
+
+@testable import SemanticCRDT
+
+@Suite("Causal context and counter sets")
+struct CausalContextTests {
+  /// CounterSet against a plain Set<UInt64> over random inserts and unions.
+  @Test func counterSetMatchesAPlainSet() {
+    var random = SplitMix64(seed: 2_026_11_22)
+    for _ in 0..<300 {
+      var counters = CounterSet()
+      var model = Set<UInt64>()
+      var other = CounterSet()
+      var otherModel = Set<UInt64>()
+      for _ in 0..<Int.random(in: 0...30, using: &random) {
+        let value = UInt64.random(in: 1...40, using: &random)
+        if Bool.random(using: &random) {
+          counters.insert(value)
+          model.insert(value)
+        } else {
+          other.insert(value)
+          otherModel.insert(value)
+        }
+      }
+      let members = { (set: CounterSet) in Set((1...45).filter { set.contains($0) }) }
+      #expect(members(counters) == model)
+      #expect(counters == CounterSet(model.map { $0...$0 }))
+      #expect(counters.count == UInt64(model.count))
+      #expect(counters.maximum == model.max() ?? 0)
+      #expect(counters.intersects(other) == !model.isDisjoint(with: otherModel))
+      #expect(counters.isSubset(of: other) == model.isSubset(of: otherModel))
+      let bound = UInt64.random(in: 0...40, using: &random)
+      #expect(members(counters.above(bound)) == model.filter { $0 > bound })
+      let excluded = model.filter { _ in Bool.random(using: &random) }.sorted()
+      #expect(
+        members(counters.upTo(bound, excludingSorted: excluded))
+          == model.filter { $0 <= bound && !excluded.contains($0) })
+      var union = counters
+      union.formUnion(other)
+      #expect(members(union) == model.union(otherModel))
+    }
+  }
+
+  @Test func contiguousDeliveryKeepsOnlyAPrefix() {
+    var context = CausalContext()
+    for counter in [3, 1, 2, 5, 4] as [UInt64] { context.insert(Dot("r", counter)) }
+    #expect(context.versionVector == VersionVector(["r": 5]))
+    #expect(context.description == "{r: 1…5}")
+    context.insert(Dot("r", 9))
+    #expect(context.versionVector == VersionVector(["r": 5]))
+    #expect(context.maximum(of: "r") == 9)
+    #expect(context.description == "{r: 1…5, 9…9}")
+    #expect(context.nextDot(for: "r") == Dot("r", 10))
+  }
+
+  @Test func versionVectorOrderAndMeet() {
+    let a = VersionVector(["x": 3, "y": 1])
+    let b = VersionVector(["x": 2, "y": 4])
+    #expect(!a.dominates(b) && !b.dominates(a))
+    #expect(a.isConcurrent(with: b))
+    #expect(a.merging(b) == VersionVector(["x": 3, "y": 4]))
+    #expect(VersionVector.meet([a, b]) == VersionVector(["x": 2, "y": 1]))
+    #expect(VersionVector.meet([a, VersionVector(["x": 9])]) == VersionVector(["x": 3]))
+    #expect(VersionVector(["x": 0]) == VersionVector())
+  }
+}
