@@ -84,11 +84,21 @@ public struct ReplicaScenario<Model: CRDTModel> {
   private struct Message {
     let to: Int
     let payload: Model.State
+    let isDelta: Bool
+    /// The sender's whole state when it sent, to classify the merge as concurrent or not.
+    let senderState: Model.State
     let history: Set<Int>
   }
 
   /// Runs the scenario and returns the first violated property, or `nil`.
   public func run() -> String? {
+    var statistics = ScenarioStatistics()
+    return run(statistics: &statistics)
+  }
+
+  /// Runs the scenario, adding what it exercised to `statistics`, and returns the first violated
+  /// property, or `nil`.
+  public func run(statistics: inout ScenarioStatistics) -> String? {
     var states = replicas.map { _ in Model.makeInitial() }
     var clocks = replicas.map {
       HybridClock(replica: $0, wallClock: .fixed(0), maximumSkewMilliseconds: .max)
@@ -137,6 +147,7 @@ public struct ReplicaScenario<Model: CRDTModel> {
           return "At \(label): the mutation changed the state but returned no delta"
         }
         if let problem = check(index, after: label) { return problem }
+        statistics.operations += 1
         reachable.append(states[index])
       case .send(let from, let to, let gossip):
         pastVersions[to].append(states[to].version)
@@ -148,7 +159,10 @@ public struct ReplicaScenario<Model: CRDTModel> {
           payload = states[from].delta(since: pastVersions[to][pastVersions[to].count / 2])
         }
         if let payload {
-          inFlight.append(Message(to: to, payload: payload, history: histories[from]))
+          inFlight.append(
+            Message(
+              to: to, payload: payload, isDelta: gossip != .full, senderState: states[from],
+              history: histories[from]))
         }
       case .deliver(let pick, let duplicate):
         guard !inFlight.isEmpty else { continue }
@@ -157,12 +171,20 @@ public struct ReplicaScenario<Model: CRDTModel> {
         if let stamp = Model.greatestTimestamp(of: message.payload) {
           try! clocks[message.to].observe(stamp)
         }
+        let before = states[message.to]
         states[message.to].merge(message.payload)
         histories[message.to].formUnion(message.history)
         if let problem = check(message.to, after: label) { return problem }
+        statistics.record(
+          delivery: message.isDelta, duplicate: duplicate, changed: before != states[message.to],
+          concurrent: !Model.isLessThanOrEqual(before, message.senderState)
+            && !Model.isLessThanOrEqual(message.senderState, before))
         reachable.append(states[message.to])
       case .drop(let pick):
-        if !inFlight.isEmpty { inFlight.remove(at: pick % inFlight.count) }
+        if !inFlight.isEmpty {
+          inFlight.remove(at: pick % inFlight.count)
+          statistics.dropped += 1
+        }
       }
     }
 
@@ -217,6 +239,29 @@ public struct ReplicaScenario<Model: CRDTModel> {
       }
     }
     return nil
+  }
+}
+
+/// What random scenarios exercised, so a test can show they are not degenerate.
+public struct ScenarioStatistics: Sendable {
+  public var operations = 0
+  public var deliveries = 0
+  public var deltaDeliveries = 0
+  public var duplicatedDeliveries = 0
+  public var dropped = 0
+  /// Deliveries after which the receiver's state differed.
+  public var mergesThatChangedState = 0
+  /// Deliveries where each side held something the other lacked.
+  public var concurrentMerges = 0
+
+  public init() {}
+
+  mutating func record(delivery isDelta: Bool, duplicate: Bool, changed: Bool, concurrent: Bool) {
+    deliveries += 1
+    if isDelta { deltaDeliveries += 1 }
+    if duplicate { duplicatedDeliveries += 1 }
+    if changed { mergesThatChangedState += 1 }
+    if concurrent { concurrentMerges += 1 }
   }
 }
 

@@ -72,6 +72,24 @@ struct KitTests {
       "\(failure.message)")
   }
 
+  /// Random scenarios must exercise what the laws are about: concurrent merges, deltas, loss
+  /// and duplication. A generator that never produced them would pass every law vacuously.
+  @Test func scenariosExerciseConcurrencyDeltasAndFaults() {
+    var statistics = ScenarioStatistics()
+    var random = SplitMix64(seed: 7)
+    for _ in 0..<200 {
+      let scenario = ReplicaScenario<ORMapModel>.random(using: &random)
+      #expect(scenario.run(statistics: &statistics) == nil)
+    }
+    #expect(statistics.operations > 2_000)
+    #expect(statistics.deliveries > 500)
+    #expect(statistics.deltaDeliveries > statistics.deliveries / 3)
+    #expect(statistics.duplicatedDeliveries > 100)
+    #expect(statistics.dropped > 100)
+    #expect(statistics.mergesThatChangedState > statistics.deliveries / 4)
+    #expect(statistics.concurrentMerges > statistics.deliveries / 10, "\(statistics)")
+  }
+
   @Test func theORSetSpecificationIsAddWins() {
     typealias Op = ORSetModel.Operation
     let add = Event<Op>(
