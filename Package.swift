@@ -5,11 +5,13 @@ let package = Package(
   name: "ForagerSync",
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
-    .library(name: "SemanticCRDT", targets: ["SemanticCRDT"])
+    .library(name: "SemanticCRDT", targets: ["SemanticCRDT"]),
+    .library(name: "ForagerSync", targets: ["ForagerSync"]),
   ],
   dependencies: [],
   targets: [
     .target(name: "SemanticCRDT"),
+    .target(name: "ForagerSync", dependencies: ["SemanticCRDT"]),
     .target(
       name: "CRDTTestSupport",
       dependencies: ["SemanticCRDT"],
@@ -19,6 +21,10 @@ let package = Package(
       name: "SemanticCRDTTests",
       dependencies: ["SemanticCRDT", "CRDTTestSupport"],
       resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "ForagerSyncTests",
+      dependencies: ["ForagerSync", "SemanticCRDT", "CRDTTestSupport"]
     ),
     .testTarget(
       name: "CRDTTestSupportTests",

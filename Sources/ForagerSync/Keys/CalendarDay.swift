@@ -1,0 +1,60 @@
+import Foundation
+
+/// A calendar day — year, month, day — not an instant.
+///
+/// A planned meal belongs to the day the person meant, in their own calendar and time zone when
+/// they planned it (PRD ADR-5). Storing the day, not a `Date`, keeps "Tuesday's breakfast" on
+/// Tuesday when the household travels or a device runs in another time zone.
+public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
+  public let year: Int
+  public let month: Int
+  public let day: Int
+
+  /// Creates a day from its parts; `nil` when they do not form a day of the Gregorian calendar.
+  public init?(year: Int, month: Int, day: Int) {
+    var utc = Calendar(identifier: .gregorian)
+    utc.timeZone = TimeZone(identifier: "UTC")!
+    let parts = DateComponents(year: year, month: month, day: day)
+    guard (1...9999).contains(year), parts.isValidDate(in: utc) else { return nil }
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// The day that `date` falls on in `calendar` (its time zone included).
+  ///
+  /// - Parameters:
+  ///   - date: An instant.
+  ///   - calendar: The person's calendar; defaults to the device's current one.
+  public init(_ date: Date, in calendar: Calendar = .current) {
+    let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    year = parts.year!
+    month = parts.month!
+    day = parts.day!
+  }
+
+  /// Parses `yyyy-MM-dd`.
+  public init?(parsing text: String) {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+    else { return nil }
+    self.init(year: year, month: month, day: day)
+  }
+
+  /// Orders days chronologically.
+  public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {
+    (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+  }
+}
+
+extension CalendarDay: CustomStringConvertible {
+  /// `yyyy-MM-dd`, for example `2024-12-10`.
+  public var description: String {
+    func padded(_ value: Int, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
+  }
+}

@@ -1,0 +1,245 @@
+import Foundation
+
+/// The semantic key of an ingredient template: its canonical name.
+///
+/// A recipe line, a typed grocery item and a staple all find the same template when they name
+/// the same ingredient: `"2 cups Fresh Basil"`, `"basil"` and `"Basil leaves, chopped"` share
+/// one key.
+///
+/// ## The pipeline
+///
+/// 1. Fold: Unicode NFC, lowercase, white space collapsed (as for categories).
+/// 2. Drop parenthesized and bracketed asides: `"flour (sifted)"` → `"flour"`.
+/// 3. Cut at the first comma, which introduces preparation: `"onion, finely diced"` → `"onion"`.
+/// 4. Drop "to taste" and "as needed".
+/// 5. Split into words: numbers glued to units come apart (`"200g"` → `"200 g"`), vulgar
+///    fractions become words of their own (`"1½"` → `"1 ½"`), and punctuation around each word
+///    is trimmed (inner hyphens, slashes and apostrophes stay).
+/// 6. Drop quantities anywhere: integers, decimals, fractions (`1/2`, `½`), ranges (`2-3`,
+///    `2–3`, `2 to 3`); and counting words (`a`, `two`, `half`…) at the start.
+/// 7. Drop units and preparation words, and an `of` right after a dropped unit, as long as
+///    something else remains: `"2 cloves garlic"` → `"garlic"`, but `"cloves"` → `"clove"`.
+/// 8. Singularize the last word, the head of the phrase: `"cherry tomatoes"` →
+///    `"cherry tomato"`, `"bay leaves"` → `"bay leaf"`; invariant plurals (`asparagus`,
+///    `hummus`…) and irregular ones (`cookies` → `cookie`) come from fixed lists.
+///
+/// When every word would be dropped, the folded text is kept instead, so no name has an empty
+/// key. The steps repeat until the result no longer changes, so a canonical name is its own
+/// canonical name (a property test checks this on random text). The vocabulary depends on the ``NormalizerVersion``; see ``NormalizerVersion`` for the
+/// changes.
+public struct IngredientKey: RawRepresentable, Hashable, Comparable, Codable, Sendable {
+  /// The canonical name.
+  public let rawValue: String
+
+  /// Wraps an already canonical name.
+  public init(rawValue: String) {
+    self.rawValue = rawValue
+  }
+
+  /// Computes the canonical name of an ingredient as written in a recipe or a list.
+  ///
+  /// - Complexity: O(*n*) in the length of the text.
+  public init(normalizing text: String, version: NormalizerVersion = .current) {
+    rawValue = IngredientPipeline(vocabulary: .forVersion(version)).canonicalName(of: text)
+  }
+
+  /// Orders keys by their text (Unicode scalar order).
+  public static func < (lhs: IngredientKey, rhs: IngredientKey) -> Bool {
+    lhs.rawValue.unicodeScalars.lexicographicallyPrecedes(rhs.rawValue.unicodeScalars)
+  }
+}
+
+extension IngredientKey: CustomStringConvertible {
+  public var description: String { rawValue }
+}
+
+/// The steps of ``IngredientKey/init(normalizing:version:)``.
+struct IngredientPipeline {
+  let vocabulary: IngredientVocabulary
+
+  /// Runs ``pass(_:)`` until its output stops changing. Each rule can expose work for
+  /// another (dropping a quantity joins "to … taste"; dropping "to taste" puts a counting word
+  /// first), so one pass is not always canonical; the fixed point is, by construction. Every
+  /// pass only removes words or singularizes the last one, so two passes are typical and eight
+  /// are never needed in the property tests.
+  func canonicalName(of text: String) -> String {
+    var current = pass(text)
+    for _ in 0..<8 {
+      let next = pass(current)
+      if next == current { break }
+      current = next
+    }
+    return current
+  }
+
+  private func pass(_ text: String) -> String {
+    let folded = foldedText(text)
+    var phrase = removingAsides(folded)
+    if let comma = phrase.firstIndex(of: ",") { phrase = String(phrase[..<comma]) }
+    var words = droppingFillers(tokens(of: phrase))
+    words = droppingQuantities(words)
+    words = droppingDescriptors(words)
+    guard let head = words.popLast() else {
+      return folded
+    }
+    words.append(singular(head))
+    return words.joined(separator: " ")
+  }
+
+  /// Removes `(…)` and `[…]`, nested or not; an unclosed bracket removes the rest.
+  private func removingAsides(_ text: String) -> String {
+    var result = ""
+    var depth = 0
+    for character in text {
+      switch character {
+      case "(", "[": depth += 1
+      case ")", "]": depth = max(0, depth - 1)
+      default: if depth == 0 { result.append(character) }
+      }
+    }
+    return result
+  }
+
+  /// Splits on white space, splits digits from letters and vulgar fractions from whatever they
+  /// touch, and trims punctuation around each token, so that no later rule sees a word hidden
+  /// behind a quote or a bang (a counterexample the fixed-point property found: `'a é`).
+  private func tokens(of text: String) -> [String] {
+    untrimmedTokens(of: text).map(trimmedPunctuation).filter { !$0.isEmpty }
+  }
+
+  private func untrimmedTokens(of text: String) -> [String] {
+    var result: [String] = []
+    for word in text.split(separator: " ") {
+      var current = ""
+      var previous: Character?
+      for character in word {
+        let boundary =
+          previous.map { previous in
+            (previous.isNumber && character.isLetter) || (previous.isLetter && character.isNumber)
+              || isVulgarFraction(character) || isVulgarFraction(previous)
+          } ?? false
+        if boundary && !current.isEmpty {
+          result.append(current)
+          current = ""
+        }
+        current.append(character)
+        previous = character
+      }
+      if !current.isEmpty { result.append(current) }
+    }
+    return result
+  }
+
+  /// Drops the phrases "to taste" and "as needed", word by word.
+  private func droppingFillers(_ words: [String]) -> [String] {
+    var result: [String] = []
+    for word in words {
+      if let previous = result.last,
+        (previous == "to" && word == "taste") || (previous == "as" && word == "needed")
+      {
+        result.removeLast()
+        continue
+      }
+      result.append(word)
+    }
+    return result
+  }
+
+  private func isVulgarFraction(_ character: Character) -> Bool {
+    character.isNumber && character.unicodeScalars.count == 1
+      && character.unicodeScalars.first!.properties.numericType == .numeric
+      && !character.isWholeNumber
+  }
+
+  /// Whether a token is a quantity: digits with `.`, `,`, `/`, `-` or `–` inside, or a
+  /// vulgar fraction.
+  private func isQuantity(_ token: String) -> Bool {
+    guard let first = token.first, first.isNumber else { return false }
+    return token.allSatisfy { $0.isNumber || ".,/-–".contains($0) }
+  }
+
+  private func droppingQuantities(_ words: [String]) -> [String] {
+    var result: [String] = []
+    var atStart = true
+    for (index, word) in words.enumerated() {
+      if isQuantity(word) { continue }
+      if word == "to", index > 0, isQuantity(words[index - 1]), index + 1 < words.count,
+        isQuantity(words[index + 1])
+      {
+        continue
+      }
+      if atStart && vocabulary.quantityWords.contains(word) { continue }
+      // The leading phrase runs on through units and preparation words ("cup 2 a …",
+      // "fresh a …"): a counting word after them still counts as leading.
+      let isLeadingDescriptor = isUnit(word) || isPreparation(word) || word == "of"
+      atStart = atStart && isLeadingDescriptor
+      result.append(word)
+    }
+    return result
+  }
+
+  /// Drops units (and an `of` after one) and preparation words, keeping at least one word.
+  private func droppingDescriptors(_ words: [String]) -> [String] {
+    var result: [String] = []
+    var afterUnit = false
+    for word in words {
+      if isUnit(word) {
+        afterUnit = true
+        continue
+      }
+      if afterUnit && word == "of" {
+        afterUnit = false
+        continue
+      }
+      afterUnit = false
+      if isPreparation(word) { continue }
+      result.append(word)
+    }
+    if result.isEmpty, let last = words.last { return [last] }
+    return result
+  }
+
+  private func trimmedPunctuation(_ word: String) -> String {
+    let isKept = { (character: Character) in character.isLetter || character.isNumber }
+    guard let start = word.firstIndex(where: isKept), let end = word.lastIndex(where: isKept)
+    else { return "" }
+    return String(word[start...end])
+  }
+
+  /// Whether `word`, or its singular, is a unit. Checking the singular too keeps the head
+  /// word's singularization from turning it into a unit a second pass would drop.
+  private func isUnit(_ word: String) -> Bool {
+    vocabulary.units.contains(word) || vocabulary.units.contains(singular(word))
+  }
+
+  /// Whether `word`, or its singular, is a preparation word (`"choppeds"` is `"chopped"`).
+  private func isPreparation(_ word: String) -> Bool {
+    vocabulary.preparation.contains(word) || vocabulary.preparation.contains(singular(word))
+  }
+
+  /// The singular of an English noun, by fixed lists first and suffix rules after, applied
+  /// until nothing changes (`"cookiess"` → `"cookies"` → `"cookie"`). A word whose stem would
+  /// end in anything but a letter (`"ß's"`, `"cups-s"`) is left alone. The result is its own
+  /// singular, which the fixed-point property of the keys relies on.
+  func singular(_ word: String) -> String {
+    var current = word
+    while true {
+      let candidate = singularCandidate(current)
+      guard candidate != current, candidate.last?.isLetter == true else { return current }
+      current = candidate
+    }
+  }
+
+  private func singularCandidate(_ word: String) -> String {
+    if word.count < 3 || IngredientVocabulary.invariantPlurals.contains(word) { return word }
+    if let irregular = IngredientVocabulary.irregularPlurals[word] { return irregular }
+    if word.hasSuffix("ies") { return String(word.dropLast(3)) + "y" }
+    if word.hasSuffix("oes") { return String(word.dropLast(2)) }
+    for suffix in ["ches", "shes", "sses", "xes", "zzes"] where word.hasSuffix(suffix) {
+      return String(word.dropLast(2))
+    }
+    if word.hasSuffix("ss") || word.hasSuffix("us") || word.hasSuffix("is") { return word }
+    if word.hasSuffix("s") { return String(word.dropLast()) }
+    return word
+  }
+}
