@@ -1,0 +1,56 @@
+import SemanticCRDT
+
+/// Why a household operation or merge was refused. Nothing is applied when one is thrown.
+public enum HouseholdError: Error, Hashable, Sendable {
+  /// The remote state belongs to another household.
+  case differentHousehold(local: HouseholdID, remote: HouseholdID)
+  /// The remote state carries a timestamp too far ahead of the local clock.
+  case clockSkew(ClockSkewError)
+  /// Only the household's owner may do this.
+  case notOwner(member: MemberID, action: String)
+  /// The owner cannot leave; the owner dissolves the household instead.
+  case ownerCannotLeave(MemberID)
+  /// The member is not (or no longer) in the household.
+  case notAMember(MemberID)
+  /// The household was dissolved; it takes no more changes.
+  case householdDissolved(HouseholdID)
+  /// No recipe has this id.
+  case unknownRecipe(RecipeID)
+  /// No weekly list has this id (or it was deleted).
+  case unknownList(WeeklyListID)
+  /// No meal plan has this id (or it was deleted).
+  case unknownMealPlan(MealPlanID)
+}
+
+extension HouseholdError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .differentHousehold(let local, let remote):
+      "Refused a state of household \(remote): this replica belongs to household \(local)"
+    case .clockSkew(let error): error.description
+    case .notOwner(let member, let action): "Member \(member) is not the owner and cannot \(action)"
+    case .ownerCannotLeave(let member):
+      "Member \(member) owns the household and cannot leave it; dissolve it instead"
+    case .notAMember(let member): "Member \(member) is not in this household"
+    case .householdDissolved(let household): "Household \(household) was dissolved"
+    case .unknownRecipe(let id): "No recipe \(id)"
+    case .unknownList(let id): "No weekly list \(id)"
+    case .unknownMealPlan(let id): "No meal plan \(id)"
+    }
+  }
+}
+
+/// What a merge did.
+public struct MergeReport: Hashable, Sendable {
+  /// Records that arrived under keys this replica did not have.
+  public var recordsAdded = 0
+  /// Records that arrived under keys this replica already had, and merged into them (for
+  /// example the same category created offline on two devices).
+  public var recordsMerged = 0
+  /// Records removed by removals this replica had not seen.
+  public var recordsRemoved = 0
+  /// Slots that hold concurrent recipe assignments after the merge and did not before.
+  public var newConflicts: [SlotKey] = []
+
+  public init() {}
+}

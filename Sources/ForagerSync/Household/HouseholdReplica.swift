@@ -1,0 +1,150 @@
+import Foundation
+import SemanticCRDT
+
+/// One device's copy of a household: its replica id, its member, its hybrid clock, and the
+/// replicated ``HouseholdState``. Every change goes through here, so each write is stamped by
+/// this replica's clock, and every merge is checked before it is applied.
+///
+/// ```swift
+/// var phone = HouseholdReplica.create(household: id, owner: me, ownerName: "Sam", replica: "phone")
+/// var tablet = HouseholdReplica(joining: id, member: me, replica: "tablet")
+/// phone.getOrCreateCategory(displayName: "Produce")
+/// tablet.getOrCreateCategory(displayName: "produce ")
+/// try tablet.merge(phone.state)
+/// tablet.categories().count   // 1
+/// ```
+public struct HouseholdReplica: Sendable {
+  /// The replicated state.
+  public internal(set) var state: HouseholdState
+  /// The member using this device.
+  public let member: MemberID
+  /// This replica's clock; its replica id names every write made here.
+  public internal(set) var clock: HybridClock
+
+  /// This replica's id.
+  public var replicaID: ReplicaID { clock.replica }
+  /// The household.
+  public var householdID: HouseholdID { state.householdID }
+
+  /// Opens a replica of an existing state (for example, loaded from its file).
+  public init(state: HouseholdState, member: MemberID, clock: HybridClock) {
+    self.state = state
+    self.member = member
+    self.clock = clock
+  }
+
+  /// A replica on a new device of an existing household: empty until it merges a peer.
+  public init(
+    joining household: HouseholdID, member: MemberID, replica: ReplicaID,
+    wallClock: WallClock = .system
+  ) {
+    self.init(
+      state: HouseholdState(householdID: household), member: member,
+      clock: HybridClock(replica: replica, wallClock: wallClock))
+  }
+
+  /// Creates a household with `owner` as its owner and first member.
+  public static func create(
+    household: HouseholdID = HouseholdID(), owner: MemberID, ownerName: String,
+    replica: ReplicaID, wallClock: WallClock = .system
+  ) -> HouseholdReplica {
+    var replica = HouseholdReplica(
+      joining: household, member: owner, replica: replica, wallClock: wallClock)
+    let stamp = replica.clock.tick()
+    replica.state.owner.assign(owner, at: stamp)
+    replica.state.members.set(
+      owner,
+      to: Member(
+        id: owner, name: ownerName, role: .owner,
+        creation: Creation(timestamp: stamp, member: owner)),
+      by: replica.replicaID)
+    return replica
+  }
+
+  /// A creation record for a write made now.
+  mutating func creation() -> Creation {
+    Creation(timestamp: clock.tick(), member: member)
+  }
+
+  /// Changes an existing record as a new write of this replica, replacing the writes of it
+  /// this replica has seen (their merged value is where the change starts). No-op when the
+  /// record is absent.
+  mutating func edit<Key: Hashable, Value: Mergeable>(
+    _ map: WritableKeyPath<HouseholdState, ORMap<Key, Value>>, _ key: Key,
+    _ body: (inout Value) -> Void
+  ) {
+    guard var value = state[keyPath: map][key] else { return }
+    body(&value)
+    state[keyPath: map].set(key, to: value, by: replicaID)
+  }
+
+  func requireOpen() throws(HouseholdError) {
+    if state.dissolved.value { throw .householdDissolved(householdID) }
+  }
+}
+
+// MARK: - Merge
+
+extension HouseholdReplica {
+  /// Merges a state received from another replica of this household.
+  ///
+  /// - Parameter remote: A full state or a delta.
+  /// - Returns: What the merge added, merged and surfaced.
+  /// - Throws: ``HouseholdError/differentHousehold(local:remote:)`` for another household's
+  ///   state, ``HouseholdError/clockSkew(_:)`` for a timestamp too far ahead. Nothing is
+  ///   applied when it throws.
+  /// - Complexity: O(*n* + *m*) over the records of both states.
+  @discardableResult
+  public mutating func merge(_ remote: HouseholdState) throws(HouseholdError) -> MergeReport {
+    guard remote.householdID == householdID else {
+      throw .differentHousehold(local: householdID, remote: remote.householdID)
+    }
+    if let greatest = remote.greatestTimestamp {
+      do {
+        try clock.observe(greatest)
+      } catch {
+        throw .clockSkew(error)
+      }
+    }
+    let before = state
+    state.merge(remote)
+    return MergeReport(before: before, after: state, remote: remote)
+  }
+
+  /// The part of this replica's state that a peer whose state has seen `version` lacks.
+  public func delta(since version: HouseholdVersion) -> HouseholdState? {
+    state.delta(since: version)
+  }
+}
+
+extension MergeReport {
+  init(before: HouseholdState, after: HouseholdState, remote: HouseholdState) {
+    self.init()
+    count(before.members, after.members, remote.members)
+    count(before.categories, after.categories, remote.categories)
+    count(before.ingredients, after.ingredients, remote.ingredients)
+    count(before.recipes, after.recipes, remote.recipes)
+    count(before.lists, after.lists, remote.lists)
+    count(before.items, after.items, remote.items)
+    count(before.plans, after.plans, remote.plans)
+    count(before.meals, after.meals, remote.meals)
+    newConflicts = after.meals.keys.filter { slot in
+      after.meals[slot]!.assignment.isConflicted
+        && !(before.meals[slot]?.assignment.isConflicted ?? false)
+    }.sorted()
+  }
+
+  private mutating func count<Key, Value: Equatable>(
+    _ before: ORMap<Key, Value>, _ after: ORMap<Key, Value>, _ remote: ORMap<Key, Value>
+  ) {
+    for key in remote.keys {
+      guard let merged = after[key] else { continue }
+      if let local = before[key] {
+        if local != merged { recordsMerged += 1 }
+      } else {
+        recordsAdded += 1
+      }
+    }
+    recordsRemoved += before.keys.filter { !after.contains($0) }.count
+  }
+}

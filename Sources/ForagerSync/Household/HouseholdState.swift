@@ -1,0 +1,153 @@
+import SemanticCRDT
+
+/// The replicated state of one household: every entity in an add-wins map keyed by its
+/// semantic key (categories, ingredient templates, planned-meal slots) or its UUID (recipes,
+/// lists, items, plans, members).
+///
+/// ## Merge semantics
+///
+/// Each map merges as ``ORMap``: records created under the same key on different devices
+/// become one record whose fields merge field by field (last writer wins per field, counters
+/// add up, slot assignments keep concurrent choices as conflicts). A merge is a join of two
+/// states **of one household**. States of different households are not in one lattice:
+/// ``HouseholdReplica/merge(_:)`` refuses them with ``HouseholdError/differentHousehold(local:remote:)``,
+/// and this type's own `merge` leaves `self` unchanged when given one.
+public struct HouseholdState: Equatable, Codable, Sendable {
+  /// The household every record belongs to.
+  public let householdID: HouseholdID
+  /// The normalizer rules the semantic keys were computed with.
+  public internal(set) var normalizerVersion: NormalizerVersion
+  var owner: LWWRegister<MemberID?>
+  var dissolved: LWWRegister<Bool>
+  var members: ORMap<MemberID, Member>
+  var categories: ORMap<CategoryKey, Category>
+  var ingredients: ORMap<IngredientKey, IngredientTemplate>
+  var recipes: ORMap<RecipeID, Recipe>
+  var lists: ORMap<WeeklyListID, WeeklyList>
+  var items: ORMap<GroceryItemID, GroceryListItem>
+  var plans: ORMap<MealPlanID, MealPlan>
+  var meals: ORMap<SlotKey, PlannedMeal>
+
+  /// The stamp of the initial, empty registers: older than any real write, the same everywhere.
+  static let genesis = HybridTimestamp(wallMilliseconds: 0, replica: "genesis")
+
+  /// An empty state of `householdID`, keyed with the current normalizer.
+  public init(householdID: HouseholdID) {
+    self.householdID = householdID
+    normalizerVersion = .current
+    owner = LWWRegister(nil, at: Self.genesis)
+    dissolved = LWWRegister(false, at: Self.genesis)
+    members = ORMap()
+    categories = ORMap()
+    ingredients = ORMap()
+    recipes = ORMap()
+    lists = ORMap()
+    items = ORMap()
+    plans = ORMap()
+    meals = ORMap()
+  }
+
+  /// The number of records of every kind.
+  public var recordCount: Int {
+    members.count + categories.count + ingredients.count + recipes.count + lists.count
+      + items.count + plans.count + meals.count
+  }
+}
+
+extension HouseholdState: Mergeable {
+  /// Joins a state of the same household; a state of another household is ignored (see the
+  /// type's documentation).
+  ///
+  /// - Complexity: O(*n* + *m*) hash lookups over all records.
+  public mutating func merge(_ other: HouseholdState) {
+    guard other.householdID == householdID else { return }
+    normalizerVersion = max(normalizerVersion, other.normalizerVersion)
+    owner.merge(other.owner)
+    dissolved.merge(other.dissolved)
+    members.merge(other.members)
+    categories.merge(other.categories)
+    ingredients.merge(other.ingredients)
+    recipes.merge(other.recipes)
+    lists.merge(other.lists)
+    items.merge(other.items)
+    plans.merge(other.plans)
+    meals.merge(other.meals)
+  }
+}
+
+/// What a household state has seen: one version per map.
+public struct HouseholdVersion: Hashable, Codable, Sendable {
+  public var owner: HybridTimestamp
+  public var dissolved: HybridTimestamp
+  public var members: VersionVector
+  public var categories: VersionVector
+  public var ingredients: VersionVector
+  public var recipes: VersionVector
+  public var lists: VersionVector
+  public var items: VersionVector
+  public var plans: VersionVector
+  public var meals: VersionVector
+}
+
+extension HouseholdVersion: Mergeable {
+  public mutating func merge(_ other: HouseholdVersion) {
+    owner.merge(other.owner)
+    dissolved.merge(other.dissolved)
+    members.merge(other.members)
+    categories.merge(other.categories)
+    ingredients.merge(other.ingredients)
+    recipes.merge(other.recipes)
+    lists.merge(other.lists)
+    items.merge(other.items)
+    plans.merge(other.plans)
+    meals.merge(other.meals)
+  }
+}
+
+extension HouseholdState: DeltaMergeable {
+  public var version: HouseholdVersion {
+    HouseholdVersion(
+      owner: owner.version, dissolved: dissolved.version, members: members.version,
+      categories: categories.version, ingredients: ingredients.version, recipes: recipes.version,
+      lists: lists.version, items: items.version, plans: plans.version, meals: meals.version)
+  }
+
+  /// What a peer whose state has seen `version` lacks: each map's delta, or `nil` when there
+  /// is none. Its size grows with the changes, not with the household.
+  public func delta(since version: HouseholdVersion) -> HouseholdState? {
+    var delta = HouseholdState(householdID: householdID)
+    delta.normalizerVersion = normalizerVersion
+    var changed = false
+    func take<Value>(_ part: Value?, into slot: inout Value) {
+      if let part {
+        slot = part
+        changed = true
+      }
+    }
+    take(owner.delta(since: version.owner), into: &delta.owner)
+    take(dissolved.delta(since: version.dissolved), into: &delta.dissolved)
+    take(members.delta(since: version.members), into: &delta.members)
+    take(categories.delta(since: version.categories), into: &delta.categories)
+    take(ingredients.delta(since: version.ingredients), into: &delta.ingredients)
+    take(recipes.delta(since: version.recipes), into: &delta.recipes)
+    take(lists.delta(since: version.lists), into: &delta.lists)
+    take(items.delta(since: version.items), into: &delta.items)
+    take(plans.delta(since: version.plans), into: &delta.plans)
+    take(meals.delta(since: version.meals), into: &delta.meals)
+    return changed ? delta : nil
+  }
+}
+
+extension HouseholdState: HybridTimestamped {
+  /// The greatest timestamp of any record.
+  ///
+  /// - Complexity: O(*n*) over all records.
+  public var greatestTimestamp: HybridTimestamp? {
+    [
+      owner.greatestTimestamp, dissolved.greatestTimestamp, members.greatestTimestamp,
+      categories.greatestTimestamp, ingredients.greatestTimestamp, recipes.greatestTimestamp,
+      lists.greatestTimestamp, items.greatestTimestamp, plans.greatestTimestamp,
+      meals.greatestTimestamp,
+    ].compactMap { $0 }.max()
+  }
+}

@@ -1,0 +1,306 @@
+import SemanticCRDT
+
+/// Fields every household record has: creation, sharing scope, and `updatedAt` derived from
+/// the clocks of its fields.
+public protocol HouseholdRecord: Mergeable, HybridTimestamped, Codable, Equatable, Sendable {
+  /// Who created the record and when (the earliest creation after merges).
+  var creation: Creation { get }
+  /// Who may see it.
+  var sharingScope: SharingScope { get }
+}
+
+extension HouseholdRecord {
+  /// The creating member (ADR 008 §3.6 `ownerUserRecordID`).
+  public var owner: MemberID { creation.member }
+  /// When the record was created.
+  public var createdAt: HybridTimestamp { creation.timestamp }
+  /// The latest write to any field.
+  public var updatedAt: HybridTimestamp { greatestTimestamp ?? creation.timestamp }
+}
+
+/// A grocery category, unique by ``CategoryKey``.
+public struct Category: HouseholdRecord {
+  /// The semantic key, from the display name.
+  public let key: CategoryKey
+  public private(set) var creation: Creation
+  var name: LWWRegister<String>
+  var order: LWWRegister<Int>
+  var scope: LWWRegister<SharingScope>
+
+  init(key: CategoryKey, displayName: String, sortOrder: Int, creation: Creation) {
+    self.key = key
+    self.creation = creation
+    name = LWWRegister(displayName, at: creation.timestamp)
+    order = LWWRegister(sortOrder, at: creation.timestamp)
+    scope = LWWRegister(.household, at: creation.timestamp)
+  }
+
+  /// The name as a person wrote it (ADR-4); the last write wins.
+  public var displayName: String { name.value }
+  /// Position in lists; categories sort by this, then display name.
+  public var sortOrder: Int { order.value }
+  public var sharingScope: SharingScope { scope.value }
+
+  public mutating func merge(_ other: Category) {
+    creation.merge(other.creation)
+    name.merge(other.name)
+    order.merge(other.order)
+    scope.merge(other.scope)
+  }
+
+  public var greatestTimestamp: HybridTimestamp? {
+    max(name.timestamp, order.timestamp, scope.timestamp)
+  }
+}
+
+/// An ingredient template, unique by ``IngredientKey``; grocery items and recipes refer to it
+/// by that key.
+public struct IngredientTemplate: HouseholdRecord {
+  public let key: IngredientKey
+  public private(set) var creation: Creation
+  var name: LWWRegister<String>
+  var staple: LWWRegister<Bool>
+  var category: LWWRegister<CategoryKey?>
+  var uses: GCounter
+  var scope: LWWRegister<SharingScope>
+
+  init(key: IngredientKey, displayName: String, category: CategoryKey?, creation: Creation) {
+    self.key = key
+    self.creation = creation
+    name = LWWRegister(displayName, at: creation.timestamp)
+    staple = LWWRegister(false, at: creation.timestamp)
+    self.category = LWWRegister(category, at: creation.timestamp)
+    uses = GCounter()
+    scope = LWWRegister(.household, at: creation.timestamp)
+  }
+
+  public var displayName: String { name.value }
+  /// Whether the household keeps it stocked; last write wins.
+  public var isStaple: Bool { staple.value }
+  /// The category it is shelved under, by key.
+  public var categoryKey: CategoryKey? { category.value }
+  /// How often it has been used, summed over every device: increments are never lost.
+  public var usageCount: UInt64 { uses.value }
+  public var sharingScope: SharingScope { scope.value }
+
+  public mutating func merge(_ other: IngredientTemplate) {
+    creation.merge(other.creation)
+    name.merge(other.name)
+    staple.merge(other.staple)
+    category.merge(other.category)
+    uses.merge(other.uses)
+    scope.merge(other.scope)
+  }
+
+  public var greatestTimestamp: HybridTimestamp? {
+    max(name.timestamp, staple.timestamp, category.timestamp, scope.timestamp)
+  }
+}
+
+/// A recipe. Identified by UUID: two recipes may share a title, and
+/// ``HouseholdReplica/findSimilarRecipes(title:)`` finds them.
+public struct Recipe: HouseholdRecord {
+  public let id: RecipeID
+  public private(set) var creation: Creation
+  var title: LWWRegister<String>
+  var lines: LWWRegister<[String]>
+  var uses: GCounter
+  var scope: LWWRegister<SharingScope>
+
+  init(id: RecipeID, title: String, ingredientLines: [String], creation: Creation) {
+    self.id = id
+    self.creation = creation
+    self.title = LWWRegister(title, at: creation.timestamp)
+    lines = LWWRegister(ingredientLines, at: creation.timestamp)
+    uses = GCounter()
+    scope = LWWRegister(.household, at: creation.timestamp)
+  }
+
+  public var displayName: String { title.value }
+  /// The title's similarity key.
+  public var titleKey: RecipeTitleKey { RecipeTitleKey(normalizing: title.value) }
+  /// The ingredient lines as written ("2 cups flour").
+  public var ingredientLines: [String] { lines.value }
+  public var usageCount: UInt64 { uses.value }
+  public var sharingScope: SharingScope { scope.value }
+
+  public mutating func merge(_ other: Recipe) {
+    creation.merge(other.creation)
+    title.merge(other.title)
+    lines.merge(other.lines)
+    uses.merge(other.uses)
+    scope.merge(other.scope)
+  }
+
+  public var greatestTimestamp: HybridTimestamp? {
+    max(title.timestamp, lines.timestamp, scope.timestamp)
+  }
+}
+
+/// A weekly grocery list: a container with no uniqueness (PRD ADR-3).
+public struct WeeklyList: HouseholdRecord {
+  public let id: WeeklyListID
+  public private(set) var creation: Creation
+  var name: LWWRegister<String>
+  var scope: LWWRegister<SharingScope>
+
+  init(id: WeeklyListID, name: String, creation: Creation) {
+    self.id = id
+    self.creation = creation
+    self.name = LWWRegister(name, at: creation.timestamp)
+    scope = LWWRegister(.household, at: creation.timestamp)
+  }
+
+  public var displayName: String { name.value }
+  public var sharingScope: SharingScope { scope.value }
+
+  public mutating func merge(_ other: WeeklyList) {
+    creation.merge(other.creation)
+    name.merge(other.name)
+    scope.merge(other.scope)
+  }
+
+  public var greatestTimestamp: HybridTimestamp? { max(name.timestamp, scope.timestamp) }
+}
+
+/// One line of a grocery list; no uniqueness (ADR-9). It names its ingredient template and
+/// category by semantic key, so references survive two records becoming one.
+public struct GroceryListItem: HouseholdRecord {
+  public let id: GroceryItemID
+  public let listID: WeeklyListID
+  public let source: ItemSource
+  public private(set) var creation: Creation
+  var template: LWWRegister<IngredientKey>
+  var category: LWWRegister<CategoryKey?>
+  var text: LWWRegister<String>
+  var checked: LWWRegister<Bool>
+  var scope: LWWRegister<SharingScope>
+
+  init(
+    id: GroceryItemID, listID: WeeklyListID, source: ItemSource, text: String,
+    template: IngredientKey, category: CategoryKey?, creation: Creation
+  ) {
+    self.id = id
+    self.listID = listID
+    self.source = source
+    self.creation = creation
+    self.template = LWWRegister(template, at: creation.timestamp)
+    self.category = LWWRegister(category, at: creation.timestamp)
+    self.text = LWWRegister(text, at: creation.timestamp)
+    checked = LWWRegister(false, at: creation.timestamp)
+    scope = LWWRegister(.household, at: creation.timestamp)
+  }
+
+  /// The line as written, quantity included ("2 cups flour").
+  public var displayName: String { text.value }
+  public var templateKey: IngredientKey { template.value }
+  public var categoryKey: CategoryKey? { category.value }
+  public var isChecked: Bool { checked.value }
+  public var sharingScope: SharingScope { scope.value }
+
+  public mutating func merge(_ other: GroceryListItem) {
+    creation.merge(other.creation)
+    template.merge(other.template)
+    category.merge(other.category)
+    text.merge(other.text)
+    checked.merge(other.checked)
+    scope.merge(other.scope)
+  }
+
+  public var greatestTimestamp: HybridTimestamp? {
+    max(template.timestamp, category.timestamp, text.timestamp, checked.timestamp, scope.timestamp)
+  }
+}
+
+/// A meal plan: a container of planned meals, with no uniqueness (PRD ADR-3).
+public struct MealPlan: HouseholdRecord {
+  public let id: MealPlanID
+  public private(set) var creation: Creation
+  var name: LWWRegister<String>
+  var scope: LWWRegister<SharingScope>
+
+  init(id: MealPlanID, name: String, creation: Creation) {
+    self.id = id
+    self.creation = creation
+    self.name = LWWRegister(name, at: creation.timestamp)
+    scope = LWWRegister(.household, at: creation.timestamp)
+  }
+
+  public var displayName: String { name.value }
+  public var sharingScope: SharingScope { scope.value }
+
+  public mutating func merge(_ other: MealPlan) {
+    creation.merge(other.creation)
+    name.merge(other.name)
+    scope.merge(other.scope)
+  }
+
+  public var greatestTimestamp: HybridTimestamp? { max(name.timestamp, scope.timestamp) }
+}
+
+/// The meal in one slot (day and meal type), unique by ``SlotKey``.
+///
+/// The recipe is a multi-value register: two devices assigning different recipes to one slot
+/// offline both survive the merge; ``recipe`` is the deterministic winner and
+/// ``conflictingRecipes`` the others, until a later assignment resolves them.
+public struct PlannedMeal: HouseholdRecord {
+  public let slot: SlotKey
+  public private(set) var creation: Creation
+  var assignment: MVRegister<RecipeID>
+  var plan: LWWRegister<MealPlanID?>
+  var scope: LWWRegister<SharingScope>
+
+  init(slot: SlotKey, plan: MealPlanID?, creation: Creation) {
+    self.slot = slot
+    self.creation = creation
+    assignment = MVRegister()
+    self.plan = LWWRegister(plan, at: creation.timestamp)
+    scope = LWWRegister(.household, at: creation.timestamp)
+  }
+
+  /// The recipe in the slot: the winner of concurrent assignments; `nil` when empty.
+  public var recipe: RecipeID? { assignment.winner }
+  /// Recipes assigned concurrently and not yet resolved; empty when there is no conflict.
+  public var conflictingRecipes: [RecipeID] { assignment.conflicts }
+  public var mealPlanID: MealPlanID? { plan.value }
+  public var displayName: String { slot.rawValue }
+  public var sharingScope: SharingScope { scope.value }
+
+  public mutating func merge(_ other: PlannedMeal) {
+    creation.merge(other.creation)
+    assignment.merge(other.assignment)
+    plan.merge(other.plan)
+    scope.merge(other.scope)
+  }
+
+  public var greatestTimestamp: HybridTimestamp? {
+    [assignment.greatestTimestamp, plan.timestamp, scope.timestamp].compactMap { $0 }.max()
+  }
+}
+
+/// A member of the household.
+public struct Member: HouseholdRecord {
+  public let id: MemberID
+  public private(set) var creation: Creation
+  var name: LWWRegister<String>
+  var roleRegister: LWWRegister<MemberRole>
+
+  init(id: MemberID, name: String, role: MemberRole, creation: Creation) {
+    self.id = id
+    self.creation = creation
+    self.name = LWWRegister(name, at: creation.timestamp)
+    roleRegister = LWWRegister(role, at: creation.timestamp)
+  }
+
+  public var displayName: String { name.value }
+  public var role: MemberRole { roleRegister.value }
+  public var sharingScope: SharingScope { .household }
+
+  public mutating func merge(_ other: Member) {
+    creation.merge(other.creation)
+    name.merge(other.name)
+    roleRegister.merge(other.roleRegister)
+  }
+
+  public var greatestTimestamp: HybridTimestamp? { max(name.timestamp, roleRegister.timestamp) }
+}
