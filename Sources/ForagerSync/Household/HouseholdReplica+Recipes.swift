@@ -6,13 +6,13 @@ extension HouseholdReplica {
   ///
   /// - Returns: The new recipe and the recipes similar to it (see ``findSimilarRecipes(title:)``).
   @discardableResult
-  public mutating func addRecipe(title: String, ingredientLines: [String] = [])
-    throws(HouseholdError) -> (recipe: Recipe, similar: [Recipe])
-  {
+  public mutating func addRecipe(
+    title: String, ingredientLines: [String] = [], id: RecipeID = RecipeID()
+  ) throws(HouseholdError) -> (recipe: Recipe, similar: [Recipe]) {
     try requireOpen()
     let similar = findSimilarRecipes(title: title)
     let recipe = Recipe(
-      id: RecipeID(), title: title, ingredientLines: ingredientLines, creation: creation())
+      id: id, title: title, ingredientLines: ingredientLines, creation: creation())
     state.recipes.set(recipe.id, to: recipe, by: replicaID)
     return (recipe, similar)
   }
@@ -52,9 +52,11 @@ extension HouseholdReplica {
 extension HouseholdReplica {
   /// Creates a weekly list. Lists have no uniqueness: a household may keep several for a week.
   @discardableResult
-  public mutating func createWeeklyList(name: String) throws(HouseholdError) -> WeeklyList {
+  public mutating func createWeeklyList(name: String, id: WeeklyListID = WeeklyListID())
+    throws(HouseholdError) -> WeeklyList
+  {
     try requireOpen()
-    let list = WeeklyList(id: WeeklyListID(), name: name, creation: creation())
+    let list = WeeklyList(id: id, name: name, creation: creation())
     state.lists.set(list.id, to: list, by: replicaID)
     return list
   }
@@ -80,14 +82,15 @@ extension HouseholdReplica {
   ///   - list: The list; it must exist.
   ///   - source: A recipe, a manual entry or a staple.
   @discardableResult
-  public mutating func addItem(_ text: String, to list: WeeklyListID, source: ItemSource = .manual)
-    throws(HouseholdError) -> GroceryListItem
-  {
+  public mutating func addItem(
+    _ text: String, to list: WeeklyListID, source: ItemSource = .manual,
+    id: GroceryItemID = GroceryItemID()
+  ) throws(HouseholdError) -> GroceryListItem {
     try requireOpen()
     guard state.lists.contains(list) else { throw .unknownList(list) }
     let template = try getOrCreateIngredient(named: text).template
     let item = GroceryListItem(
-      id: GroceryItemID(), listID: list, source: source, text: text, template: template.key,
+      id: id, listID: list, source: source, text: text, template: template.key,
       category: template.categoryKey, creation: creation())
     state.items.set(item.id, to: item, by: replicaID)
     return item

@@ -1,0 +1,210 @@
+import CRDTTestSupport
+import ForagerSync
+import Foundation
+import SemanticCRDT
+
+/// Household workloads for `ReplicaScenario`: devices create categories and templates under
+/// varied spellings, record uses, add recipes, fill slots, make lists, add and delete, while
+/// gossip is lost, duplicated and reordered. The specification says what a device that has seen
+/// a set of operations must show, with plain sets and counts.
+enum HouseholdModel: CRDTModel {
+  static let household = HouseholdID(uuid: uuid(1, 1))
+  static let member = MemberID(uuid: uuid(2, 2))
+  static let lists = (0..<3).map { WeeklyListID(uuid: uuid(3, UInt64($0))) }
+  static let slots = [
+    SlotKey(rawValue: "2024-12-10-breakfast")!, SlotKey(rawValue: "2024-12-10-dinner")!,
+    SlotKey(rawValue: "2024-12-11-lunch")!,
+  ]
+  static let categoryNames = [
+    "Produce", "produce ", "  PRODUCE", "Snacks", "snacks", "Café", "Cafe\u{301}",
+    "Frozen\u{00A0}Foods",
+    "frozen foods",
+  ]
+  static let ingredientNames = [
+    "Cilantro", "cilantro", "2 cups Fresh Basil", "basil", "bay leaves", "bay leaf",
+    "a pinch of salt",
+    "salt", "200g flour",
+  ]
+  static let recipeTitles = ["Banana Bread", "banana bread!", "Pancakes", "Waffles"]
+
+  static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
+    var bytes = [UInt8](repeating: 0, count: 16)
+    for index in 0..<8 {
+      bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * UInt64(index)))
+      bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (8 * UInt64(index)))
+    }
+    return UUID(
+      uuid: (
+        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+      ))
+  }
+
+  enum Operation: CustomStringConvertible, Sendable {
+    case seedDefaults
+    case createCategory(String)
+    case useIngredient(String)
+    case addRecipe(String, id: RecipeID)
+    case assign(recipeIndex: Int, slot: SlotKey)
+    case createList(WeeklyListID)
+    case addItem(String, list: WeeklyListID, id: GroceryItemID)
+    case deleteList(WeeklyListID)
+
+    var description: String {
+      switch self {
+      case .seedDefaults: "seed default categories"
+      case .createCategory(let name): "category \(name.debugDescription)"
+      case .useIngredient(let name): "use \(name.debugDescription)"
+      case .addRecipe(let title, let id):
+        "recipe \(title.debugDescription) \(id.uuid.uuidString.prefix(8))"
+      case .assign(let index, let slot): "assign recipe #\(index) to \(slot)"
+      case .createList(let id): "create list \(HouseholdModel.lists.firstIndex(of: id)!)"
+      case .addItem(let text, let list, _):
+        "add \(text.debugDescription) to list \(HouseholdModel.lists.firstIndex(of: list)!)"
+      case .deleteList(let id): "delete list \(HouseholdModel.lists.firstIndex(of: id)!)"
+      }
+    }
+  }
+
+  struct Observation: Equatable, CustomStringConvertible {
+    var categories: Set<CategoryKey> = []
+    var usage: [IngredientKey: UInt64] = [:]
+    var recipeTitles: [String] = []
+    var slots: Set<SlotKey> = []
+    var items: [String] = []
+
+    var description: String {
+      "categories \(categories.map(\.rawValue).sorted()), usage \(usage.map { "\($0.key)=\($0.value)" }.sorted()), recipes \(recipeTitles), slots \(slots.map(\.rawValue).sorted()), items \(items)"
+    }
+  }
+
+  static let name = "Household"
+  static func makeInitial() -> HouseholdState { HouseholdState(householdID: household) }
+
+  static func randomOperation(using random: inout SplitMix64) -> Operation {
+    switch random.int(in: 0..<100) {
+    case 0..<5: .seedDefaults
+    case 5..<25: .createCategory(random.pick(categoryNames))
+    case 25..<45: .useIngredient(random.pick(ingredientNames))
+    case 45..<57: .addRecipe(random.pick(recipeTitles), id: RecipeID(uuid: uuid(4, random.next())))
+    case 57..<70: .assign(recipeIndex: random.int(in: 0...3), slot: random.pick(slots))
+    case 70..<80: .createList(random.pick(lists))
+    case 80..<95:
+      .addItem(
+        random.pick(ingredientNames), list: random.pick(lists),
+        id: GroceryItemID(uuid: uuid(5, random.next())))
+    default: .deleteList(random.pick(lists))
+    }
+  }
+
+  static func apply(
+    _ operation: Operation, to state: inout HouseholdState, replica: ReplicaID,
+    timestamp: HybridTimestamp
+  ) -> HouseholdState? {
+    // The replica's clock continues past both the scenario's stamp and every stamp it wrote.
+    let latest = max(timestamp, state.greatestTimestamp ?? timestamp)
+    var device = HouseholdReplica(
+      state: state, member: member,
+      clock: HybridClock(
+        replica: replica, wallClock: .fixed(timestamp.wallMilliseconds),
+        latest: (latest.wallMilliseconds, latest.logical)))
+    let before = state
+    do {
+      switch operation {
+      case .seedDefaults: try device.seedDefaultCategories()
+      case .createCategory(let name): try device.getOrCreateCategory(displayName: name)
+      case .useIngredient(let name): try device.recordUse(ofIngredient: name)
+      case .addRecipe(let title, let id): try device.addRecipe(title: title, id: id)
+      case .assign(let index, let slot):
+        let known = device.recipes().map(\.id).sorted()
+        if !known.isEmpty {
+          try device.assignRecipe(known[index % known.count], to: slot, replacing: true)
+        }
+      case .createList(let id): try device.createWeeklyList(name: "List", id: id)
+      case .addItem(let text, let list, let id):
+        if device.weeklyLists().contains(where: { $0.id == list }) {
+          try device.addItem(text, to: list, id: id)
+        }
+      case .deleteList(let id): try device.deleteWeeklyList(id)
+      }
+    } catch {
+      fatalError("household operation \(operation) failed: \(error)")
+    }
+    state = device.state
+    return state.delta(since: before.version)
+  }
+
+  static func observe(_ state: HouseholdState) -> Observation {
+    let device = HouseholdReplica(
+      state: state, member: member, clock: HybridClock(replica: "observer"))
+    var observation = Observation()
+    observation.categories = Set(device.categories().map(\.key))
+    observation.usage = Dictionary(
+      uniqueKeysWithValues: device.ingredients().map { ($0.key, $0.usageCount) })
+    observation.recipeTitles = device.recipes().map(\.displayName).sorted()
+    observation.slots = Set(device.plannedMeals().map(\.slot))
+    observation.items = device.weeklyLists().flatMap { device.items(in: $0.id).map(\.displayName) }
+      .sorted()
+    return observation
+  }
+
+  /// The specification, from the events alone.
+  static func specification(of events: [Event<Operation>]) -> Observation {
+    let byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
+    func seen(by event: Event<Operation>) -> [Event<Operation>] {
+      event.observed.compactMap { byID[$0] }
+    }
+
+    /// A list is present when a create of it has not been observed by a delete of it (add-wins).
+    func listIsPresent(_ list: WeeklyListID, in history: [Event<Operation>]) -> Bool {
+      history.contains { create in
+        guard case .createList(let id) = create.operation, id == list else { return false }
+        return !history.contains { delete in
+          if case .deleteList(let deleted) = delete.operation, deleted == list {
+            return create.isObserved(by: delete)
+          }
+          return false
+        }
+      }
+    }
+
+    var observation = Observation()
+    for event in events {
+      switch event.operation {
+      case .seedDefaults:
+        for name in HouseholdReplica.defaultCategoryNames {
+          observation.categories.insert(CategoryKey(normalizing: name))
+        }
+      case .createCategory(let name):
+        observation.categories.insert(CategoryKey(normalizing: name))
+      case .useIngredient(let name):
+        observation.usage[IngredientKey(normalizing: name), default: 0] += 1
+      case .addRecipe(let title, _):
+        observation.recipeTitles.append(title)
+      case .assign(_, let slot):
+        let hadRecipe = seen(by: event).contains {
+          if case .addRecipe = $0.operation { true } else { false }
+        }
+        if hadRecipe { observation.slots.insert(slot) }
+      case .addItem(let text, let list, _):
+        if listIsPresent(list, in: seen(by: event)) {
+          observation.usage[IngredientKey(normalizing: text), default: 0] += 0
+          if listIsPresent(list, in: events) { observation.items.append(text) }
+        }
+      case .createList, .deleteList:
+        break
+      }
+    }
+    observation.recipeTitles.sort()
+    observation.items.sort()
+    return observation
+  }
+
+  static func isLessThanOrEqual(_ a: HouseholdState, _ b: HouseholdState) -> Bool {
+    a.isLessThanOrEqual(to: b)
+  }
+
+  static func invariantViolations(of state: HouseholdState) -> [String] {
+    state.invariantViolations()
+  }
+}
