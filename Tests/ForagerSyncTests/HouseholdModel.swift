@@ -109,6 +109,14 @@ enum HouseholdModel: CRDTModel {
         replica: replica, wallClock: .fixed(timestamp.wallMilliseconds),
         latest: (latest.wallMilliseconds, latest.logical)))
     let before = state
+    perform(operation, on: &device)
+    state = device.state
+    return state.delta(since: before.version)
+  }
+
+  /// Performs `operation` on `device`, skipping what the device cannot do yet (assigning with
+  /// no recipe known, adding to a list it does not have).
+  static func perform(_ operation: Operation, on device: inout HouseholdReplica) {
     do {
       switch operation {
       case .seedDefaults: try device.seedDefaultCategories()
@@ -130,8 +138,6 @@ enum HouseholdModel: CRDTModel {
     } catch {
       fatalError("household operation \(operation) failed: \(error)")
     }
-    state = device.state
-    return state.delta(since: before.version)
   }
 
   static func observe(_ state: HouseholdState) -> Observation {

@@ -14,6 +14,9 @@ public enum HouseholdError: Error, Hashable, Sendable {
   case notAMember(MemberID)
   /// The household was dissolved; it takes no more changes.
   case householdDissolved(HouseholdID)
+  /// The state was keyed by normalizer rules newer than this build knows; merging it could
+  /// split records this build would key differently. Update the app.
+  case newerNormalizer(found: NormalizerVersion, supported: NormalizerVersion)
   /// No recipe has this id.
   case unknownRecipe(RecipeID)
   /// No weekly list has this id (or it was deleted).
@@ -33,6 +36,8 @@ extension HouseholdError: CustomStringConvertible {
       "Member \(member) owns the household and cannot leave it; dissolve it instead"
     case .notAMember(let member): "Member \(member) is not in this household"
     case .householdDissolved(let household): "Household \(household) was dissolved"
+    case .newerNormalizer(let found, let supported):
+      "The state was keyed by normalizer version \(found.rawValue); this build supports up to \(supported.rawValue)"
     case .unknownRecipe(let id): "No recipe \(id)"
     case .unknownList(let id): "No weekly list \(id)"
     case .unknownMealPlan(let id): "No meal plan \(id)"

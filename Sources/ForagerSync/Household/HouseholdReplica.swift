@@ -26,8 +26,19 @@ public struct HouseholdReplica: Sendable {
   /// The household.
   public var householdID: HouseholdID { state.householdID }
 
-  /// Opens a replica of an existing state (for example, loaded from its file).
+  /// Opens a replica of an existing state (for example, loaded from its file). A state keyed
+  /// by an older normalizer is re-keyed with the current rules (see
+  /// ``HouseholdState/rekeyed(to:)``); one keyed by a newer normalizer is kept as it is, and
+  /// merging it elsewhere is refused.
   public init(state: HouseholdState, member: MemberID, clock: HybridClock) {
+    self.state = state.normalizerVersion < .current ? state.rekeyed(to: .current) : state
+    self.member = member
+    self.clock = clock
+  }
+
+  /// A replica that keeps the normalizer version of `state`, as a build of that version would:
+  /// for tests of mixed-version households.
+  package init(olderBuild state: HouseholdState, member: MemberID, clock: HybridClock) {
     self.state = state
     self.member = member
     self.clock = clock
@@ -90,15 +101,23 @@ extension HouseholdReplica {
   ///
   /// - Parameter remote: A full state or a delta.
   /// - Returns: What the merge added, merged and surfaced.
+  /// A state keyed by an older normalizer version is re-keyed to this replica's version first,
+  /// so records whose keys now collide merge.
+  ///
   /// - Throws: ``HouseholdError/differentHousehold(local:remote:)`` for another household's
-  ///   state, ``HouseholdError/clockSkew(_:)`` for a timestamp too far ahead. Nothing is
-  ///   applied when it throws.
+  ///   state, ``HouseholdError/newerNormalizer(found:supported:)`` for a state keyed by rules
+  ///   this build does not know, ``HouseholdError/clockSkew(_:)`` for a timestamp too far
+  ///   ahead. Nothing is applied when it throws.
   /// - Complexity: O(*n* + *m*) over the records of both states.
   @discardableResult
   public mutating func merge(_ remote: HouseholdState) throws(HouseholdError) -> MergeReport {
     guard remote.householdID == householdID else {
       throw .differentHousehold(local: householdID, remote: remote.householdID)
     }
+    guard remote.normalizerVersion <= NormalizerVersion.current else {
+      throw .newerNormalizer(found: remote.normalizerVersion, supported: .current)
+    }
+    let remote = remote.rekeyed(to: state.normalizerVersion)
     if let greatest = remote.greatestTimestamp {
       do {
         try clock.observe(greatest)

@@ -21,7 +21,7 @@ extension HouseholdRecord {
 /// A grocery category, unique by ``CategoryKey``.
 public struct Category: HouseholdRecord {
   /// The semantic key, from the display name.
-  public let key: CategoryKey
+  public internal(set) var key: CategoryKey
   public private(set) var creation: Creation
   var name: LWWRegister<String>
   var order: LWWRegister<Int>
@@ -56,7 +56,7 @@ public struct Category: HouseholdRecord {
 /// An ingredient template, unique by ``IngredientKey``; grocery items and recipes refer to it
 /// by that key.
 public struct IngredientTemplate: HouseholdRecord {
-  public let key: IngredientKey
+  public internal(set) var key: IngredientKey
   public private(set) var creation: Creation
   var name: LWWRegister<String>
   var staple: LWWRegister<Bool>

@@ -157,3 +157,29 @@ struct DotKernel<Key: Hashable, Value> {
 
 extension DotKernel: Equatable where Value: Equatable {}
 extension DotKernel: Sendable where Key: Sendable, Value: Sendable {}
+
+extension DotKernel {
+  /// Moves every live dot, with its value, to the key `transform` gives its current key.
+  /// Dots whose keys collide become siblings of one key; the context is unchanged.
+  ///
+  /// No dot is minted or dropped, and the join works dot by dot, so remapping commutes with
+  /// merge: `a.merging(b).remapped(f) == a.remapped(f).merging(b.remapped(f))`.
+  func remapped(
+    keys transform: (Key) -> Key, values: (Key, Value) -> Value
+  ) -> DotKernel {
+    var result: [Key: DotSiblings<Value>] = [:]
+    result.reserveCapacity(entries.count)
+    for (key, siblings) in entries {
+      let newKey = transform(key)
+      let moved = siblings.elements.map {
+        DottedValue(dot: $0.dot, value: values(newKey, $0.value))
+      }
+      if let existing = result[newKey] {
+        result[newKey] = DotSiblings(sorted: (existing.elements + moved).sorted { $0.dot < $1.dot })
+      } else {
+        result[newKey] = DotSiblings(sorted: moved)
+      }
+    }
+    return DotKernel(entries: result, context: context)
+  }
+}

@@ -170,3 +170,23 @@ extension ORMap {
 }
 
 extension ORMap: Sendable where Key: Sendable, Value: Sendable {}
+
+extension ORMap {
+  /// Re-keys the map: every write moves, with its value changed by `value`, to the key
+  /// `transform` gives. Writes whose new keys collide become concurrent writes of one key, so
+  /// the value read there is their merge: records that now share a key become one.
+  ///
+  /// Nothing is forgotten and no new write is made, so replicas that apply the same transform
+  /// converge with each other and with states re-keyed later:
+  /// `a.merging(b).rekeyed(f, value: g) == a.rekeyed(f, value: g).merging(b.rekeyed(f, value: g))`.
+  /// Use it to move a store to a new normalizer version.
+  ///
+  /// - Parameters:
+  ///   - transform: The new key of each key; it must be a function of the key alone.
+  ///   - value: The value under its new key (for example, with its stored key field updated);
+  ///     it must be a function of its arguments alone.
+  /// - Complexity: O(*n*) for *n* writes.
+  public func rekeyed(_ transform: (Key) -> Key, value: (Key, Value) -> Value) -> ORMap {
+    ORMap(kernel: kernel.remapped(keys: transform, values: value))
+  }
+}
