@@ -24,7 +24,8 @@ let package = Package(
     ),
     .testTarget(
       name: "ForagerSyncTests",
-      dependencies: ["ForagerSync", "SemanticCRDT", "CRDTTestSupport"]
+      dependencies: ["ForagerSync", "SemanticCRDT", "CRDTTestSupport"],
+      resources: [.copy("Fixtures")]
     ),
     .testTarget(
       name: "CRDTTestSupportTests",
