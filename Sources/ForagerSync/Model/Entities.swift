@@ -137,14 +137,15 @@ public struct Recipe: HouseholdRecord {
   }
 }
 
-/// A weekly grocery list: a container with no uniqueness (PRD ADR-3).
-public struct WeeklyList: HouseholdRecord {
-  public let id: WeeklyListID
+/// A named container of other records, with no uniqueness (PRD ADR-3): a weekly list holds
+/// grocery items, a meal plan holds planned meals. Deleting it hides its children.
+public struct NamedContainer<ID: UUIDIdentifier>: HouseholdRecord {
+  public let id: ID
   public private(set) var creation: Creation
   var name: LWWRegister<String>
   var scope: LWWRegister<SharingScope>
 
-  init(id: WeeklyListID, name: String, creation: Creation) {
+  init(id: ID, name: String, creation: Creation) {
     self.id = id
     self.creation = creation
     self.name = LWWRegister(name, at: creation.timestamp)
@@ -154,7 +155,7 @@ public struct WeeklyList: HouseholdRecord {
   public var displayName: String { name.value }
   public var sharingScope: SharingScope { scope.value }
 
-  public mutating func merge(_ other: WeeklyList) {
+  public mutating func merge(_ other: NamedContainer) {
     creation.merge(other.creation)
     name.merge(other.name)
     scope.merge(other.scope)
@@ -162,6 +163,12 @@ public struct WeeklyList: HouseholdRecord {
 
   public var greatestTimestamp: HybridTimestamp? { max(name.timestamp, scope.timestamp) }
 }
+
+/// A weekly grocery list: a container of items; a household may keep several for one week.
+public typealias WeeklyList = NamedContainer<WeeklyListID>
+
+/// A meal plan ("This Week", "Meal Prep Ideas"): a container of planned meals.
+public typealias MealPlan = NamedContainer<MealPlanID>
 
 /// One line of a grocery list; no uniqueness (ADR-9). It names its ingredient template and
 /// category by semantic key, so references survive two records becoming one.
@@ -210,32 +217,6 @@ public struct GroceryListItem: HouseholdRecord {
   public var greatestTimestamp: HybridTimestamp? {
     max(template.timestamp, category.timestamp, text.timestamp, checked.timestamp, scope.timestamp)
   }
-}
-
-/// A meal plan: a container of planned meals, with no uniqueness (PRD ADR-3).
-public struct MealPlan: HouseholdRecord {
-  public let id: MealPlanID
-  public private(set) var creation: Creation
-  var name: LWWRegister<String>
-  var scope: LWWRegister<SharingScope>
-
-  init(id: MealPlanID, name: String, creation: Creation) {
-    self.id = id
-    self.creation = creation
-    self.name = LWWRegister(name, at: creation.timestamp)
-    scope = LWWRegister(.household, at: creation.timestamp)
-  }
-
-  public var displayName: String { name.value }
-  public var sharingScope: SharingScope { scope.value }
-
-  public mutating func merge(_ other: MealPlan) {
-    creation.merge(other.creation)
-    name.merge(other.name)
-    scope.merge(other.scope)
-  }
-
-  public var greatestTimestamp: HybridTimestamp? { max(name.timestamp, scope.timestamp) }
 }
 
 /// The meal in one slot (day and meal type), unique by ``SlotKey``.
