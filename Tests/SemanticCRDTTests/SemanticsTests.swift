@@ -93,6 +93,7 @@ struct SemanticsTests {
     tablet.update("cilantro", by: "tablet", default: GCounter()) { $0.increment(replica: "tablet") }
     for merged in everyOrder([phone, tablet], from: ORMap()) {
       #expect(merged["cilantro"]?.value == 2)
+      #expect(merged.values.map(\.value) == [2])  // one value per key, the merge of both writes
       #expect(merged.writeCount(of: "cilantro") == 2)
     }
     var merged = phone.merging(tablet)

@@ -58,7 +58,7 @@ extension HouseholdReplica {
   ///
   /// - Complexity: O(*n* log *n*).
   public func categories() -> [Category] {
-    state.categories.keys.map { state.categories[$0]! }.sorted {
+    state.categories.values.sorted {
       ($0.sortOrder, $0.displayName, $0.key) < ($1.sortOrder, $1.displayName, $1.key)
     }
   }
@@ -108,7 +108,7 @@ extension HouseholdReplica {
 
   /// Every template, by display name then key.
   public func ingredients() -> [IngredientTemplate] {
-    state.ingredients.keys.map { state.ingredients[$0]! }.sorted {
+    state.ingredients.values.sorted {
       ($0.displayName, $0.key) < ($1.displayName, $1.key)
     }
   }

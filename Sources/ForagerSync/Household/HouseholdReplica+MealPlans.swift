@@ -27,7 +27,7 @@ extension HouseholdReplica {
 
   /// Every plan, newest first.
   public func mealPlans() -> [MealPlan] {
-    state.plans.keys.map { state.plans[$0]! }.sorted {
+    state.plans.values.sorted {
       ($1.createdAt, $1.id) < ($0.createdAt, $0.id)
     }
   }
@@ -78,7 +78,7 @@ extension HouseholdReplica {
 
   /// Every visible planned meal, by day then meal of the day (PRD).
   public func plannedMeals() -> [PlannedMeal] {
-    state.meals.keys.compactMap(plannedMeal).sorted { $0.slot < $1.slot }
+    state.meals.values.filter(isVisible).sorted { $0.slot < $1.slot }
   }
 
   /// The slots holding concurrent assignments.
@@ -94,7 +94,7 @@ extension HouseholdReplica {
 extension HouseholdReplica {
   /// Every member, owner first, then by name.
   public func members() -> [Member] {
-    state.members.keys.map { state.members[$0]! }.sorted {
+    state.members.values.sorted {
       ($0.role, $0.displayName, $0.id) < ($1.role, $1.displayName, $1.id)
     }
   }

@@ -22,12 +22,7 @@ extension HouseholdReplica {
   /// - Complexity: O(*r*) over all recipes.
   public func findSimilarRecipes(title: String) -> [Recipe] {
     let key = RecipeTitleKey(normalizing: title)
-    return state.recipes.keys.compactMap { id in
-      let recipe = state.recipes[id]!
-      return recipe.titleKey == key ? recipe : nil
-    }.sorted {
-      ($1.usageCount, $1.createdAt, $1.id) < ($0.usageCount, $0.createdAt, $0.id)
-    }
+    return state.recipes.values.filter { $0.titleKey == key }.sorted(by: Recipe.isMoreUsedOrNewer)
   }
 
   /// The recipe with `id`, if any.
@@ -35,9 +30,7 @@ extension HouseholdReplica {
 
   /// Every recipe, most used first, then newest first.
   public func recipes() -> [Recipe] {
-    state.recipes.keys.map { state.recipes[$0]! }.sorted {
-      ($1.usageCount, $1.createdAt, $1.id) < ($0.usageCount, $0.createdAt, $0.id)
-    }
+    state.recipes.values.sorted(by: Recipe.isMoreUsedOrNewer)
   }
 
   /// Counts one use of a recipe; uses on every device add up.
@@ -46,6 +39,14 @@ extension HouseholdReplica {
     guard state.recipes.contains(id) else { throw .unknownRecipe(id) }
     let replica = replicaID
     edit(\.recipes, id) { $0.uses.increment(replica: replica) }
+  }
+}
+
+extension Recipe {
+  /// The PRD's recipe order: most used first, then newest first (then by id, so equal
+  /// recipes still order the same on every device).
+  static func isMoreUsedOrNewer(_ a: Recipe, _ b: Recipe) -> Bool {
+    (b.usageCount, b.createdAt, b.id) < (a.usageCount, a.createdAt, a.id)
   }
 }
 
@@ -70,7 +71,7 @@ extension HouseholdReplica {
 
   /// Every list, newest first.
   public func weeklyLists() -> [WeeklyList] {
-    state.lists.keys.map { state.lists[$0]! }.sorted {
+    state.lists.values.sorted {
       ($1.createdAt, $1.id) < ($0.createdAt, $0.id)
     }
   }
@@ -122,10 +123,8 @@ extension HouseholdReplica {
   /// - Complexity: O(*i*) over all items.
   public func items(in list: WeeklyListID) -> [GroceryListItem] {
     guard state.lists.contains(list) else { return [] }
-    return state.items.keys.compactMap { id in
-      let item = state.items[id]!
-      return item.listID == list ? item : nil
-    }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    return state.items.values.filter { $0.listID == list }
+      .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
   }
 
   /// A list's items grouped by ingredient template: "2 cups flour" from one recipe, "1 cup

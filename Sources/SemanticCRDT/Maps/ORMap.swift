@@ -48,7 +48,19 @@ public struct ORMap<Key: Hashable, Value: Mergeable> {
   ///
   /// - Complexity: O(1) with one surviving write; one merge per further concurrent write.
   public subscript(key: Key) -> Value? {
-    guard let siblings = kernel.entries[key] else { return nil }
+    kernel.entries[key].map(Self.mergedValue)
+  }
+
+  /// The value of every present key, each the merge of its surviving writes, in no particular
+  /// order. Reading them this way avoids a second lookup per key.
+  ///
+  /// - Complexity: O(1) to create; each element costs what reading its key costs.
+  public var values: some Collection<Value> {
+    kernel.entries.values.lazy.map(Self.mergedValue)
+  }
+
+  /// The merge of the values of one key's surviving writes.
+  private static func mergedValue(of siblings: DotSiblings<Value>) -> Value {
     switch siblings {
     case .one(_, let value):
       return value
