@@ -194,7 +194,9 @@ enum HouseholdModel: CRDTModel {
         if hadRecipe { observation.slots.insert(slot) }
       case .addItem(let text, let list, _):
         if listIsPresent(list, in: seen(by: event)) {
-          observation.usage[IngredientKey(normalizing: text), default: 0] += 0
+          // Adding an item gets or creates its template, with no use of it.
+          let template = IngredientKey(normalizing: text)
+          if observation.usage[template] == nil { observation.usage[template] = 0 }
           if listIsPresent(list, in: events) { observation.items.append(text) }
         }
       case .createList, .deleteList:

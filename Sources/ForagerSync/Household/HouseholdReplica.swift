@@ -61,13 +61,10 @@ public struct HouseholdReplica: Sendable {
   ) -> HouseholdReplica {
     var replica = HouseholdReplica(
       joining: household, member: owner, replica: replica, wallClock: wallClock)
-    let stamp = replica.clock.tick()
-    replica.state.owner.assign(owner, at: stamp)
+    let creation = replica.creation()
+    replica.state.owner.assign(owner, at: creation.timestamp)
     replica.state.members.set(
-      owner,
-      to: Member(
-        id: owner, name: ownerName, role: .owner,
-        creation: Creation(timestamp: stamp, member: owner)),
+      owner, to: Member(id: owner, name: ownerName, role: .owner, creation: creation),
       by: replica.replicaID)
     return replica
   }
@@ -99,11 +96,11 @@ public struct HouseholdReplica: Sendable {
 extension HouseholdReplica {
   /// Merges a state received from another replica of this household.
   ///
-  /// - Parameter remote: A full state or a delta.
-  /// - Returns: What the merge added, merged and surfaced.
   /// A state keyed by an older normalizer version is re-keyed to this replica's version first,
   /// so records whose keys now collide merge.
   ///
+  /// - Parameter remote: A full state or a delta.
+  /// - Returns: What the merge added, merged and surfaced.
   /// - Throws: ``HouseholdError/differentHousehold(local:remote:)`` for another household's
   ///   state, ``HouseholdError/newerNormalizer(found:supported:)`` for a state keyed by rules
   ///   this build does not know, ``HouseholdError/clockSkew(_:)`` for a timestamp too far
