@@ -17,6 +17,11 @@ let package = Package(
       dependencies: ["SemanticCRDT"],
       path: "Tests/CRDTTestSupport"
     ),
+    .target(
+      name: "ForagerTestSupport",
+      dependencies: ["ForagerSync", "CRDTTestSupport"],
+      path: "Tests/ForagerTestSupport"
+    ),
     .testTarget(
       name: "SemanticCRDTTests",
       dependencies: ["SemanticCRDT", "CRDTTestSupport"],
@@ -24,7 +29,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ForagerSyncTests",
-      dependencies: ["ForagerSync", "SemanticCRDT", "CRDTTestSupport"],
+      dependencies: ["ForagerSync", "SemanticCRDT", "CRDTTestSupport", "ForagerTestSupport"],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(

@@ -1,8 +1,11 @@
 import Foundation
+import SemanticCRDT
 
 /// A UUID-based identifier with a type of its own, so a list id is never passed where a recipe
 /// id belongs. Ordered by the UUID's text; encoded as that text.
-public protocol UUIDIdentifier: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+public protocol UUIDIdentifier: Hashable, Comparable, Codable, JSONCodable, Sendable,
+  CustomStringConvertible
+{
   /// The UUID.
   var uuid: UUID { get }
   /// Wraps a UUID.
@@ -13,8 +16,13 @@ extension UUIDIdentifier {
   /// A new random identifier.
   public init() { self.init(uuid: UUID()) }
 
-  /// Orders by the UUID's canonical text.
-  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.uuid.uuidString < rhs.uuid.uuidString }
+  /// Orders by the UUID's canonical text. Upper-case hex at fixed positions sorts as the bytes
+  /// do, so this compares the 16 bytes and never builds the text.
+  public static func < (lhs: Self, rhs: Self) -> Bool {
+    let left = lhs.uuid.orderingHalves
+    let right = rhs.uuid.orderingHalves
+    return left.high != right.high ? left.high < right.high : left.low < right.low
+  }
 
   public var description: String { uuid.uuidString }
 
@@ -63,4 +71,16 @@ public struct GroceryItemID: UUIDIdentifier {
 public struct MealPlanID: UUIDIdentifier {
   public let uuid: UUID
   public init(uuid: UUID) { self.uuid = uuid }
+}
+
+extension UUID {
+  /// The 16 bytes as two big-endian integers: comparing them compares the canonical text.
+  var orderingHalves: (high: UInt64, low: UInt64) {
+    withUnsafeBytes(of: uuid) { bytes in
+      (
+        bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) },
+        bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) }
+      )
+    }
+  }
 }

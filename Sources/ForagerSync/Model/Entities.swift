@@ -285,3 +285,100 @@ public struct Member: HouseholdRecord {
 
   public var greatestTimestamp: HybridTimestamp? { max(name.timestamp, roleRegister.timestamp) }
 }
+
+// MARK: - Field-by-field initializers, for decoding
+
+extension Category {
+  init(
+    key: CategoryKey, creation: Creation, name: LWWRegister<String>, order: LWWRegister<Int>,
+    scope: LWWRegister<SharingScope>
+  ) {
+    self.key = key
+    self.creation = creation
+    self.name = name
+    self.order = order
+    self.scope = scope
+  }
+}
+
+extension IngredientTemplate {
+  init(
+    key: IngredientKey, creation: Creation, name: LWWRegister<String>,
+    staple: LWWRegister<Bool>, category: LWWRegister<CategoryKey?>, uses: GCounter,
+    scope: LWWRegister<SharingScope>
+  ) {
+    self.key = key
+    self.creation = creation
+    self.name = name
+    self.staple = staple
+    self.category = category
+    self.uses = uses
+    self.scope = scope
+  }
+}
+
+extension Recipe {
+  init(
+    id: RecipeID, creation: Creation, title: LWWRegister<String>, lines: LWWRegister<[String]>,
+    uses: GCounter, scope: LWWRegister<SharingScope>
+  ) {
+    self.id = id
+    self.creation = creation
+    self.title = title
+    self.lines = lines
+    self.uses = uses
+    self.scope = scope
+  }
+}
+
+extension NamedContainer {
+  init(id: ID, creation: Creation, name: LWWRegister<String>, scope: LWWRegister<SharingScope>) {
+    self.id = id
+    self.creation = creation
+    self.name = name
+    self.scope = scope
+  }
+}
+
+extension GroceryListItem {
+  init(
+    id: GroceryItemID, listID: WeeklyListID, source: ItemSource, creation: Creation,
+    template: LWWRegister<IngredientKey>, category: LWWRegister<CategoryKey?>,
+    text: LWWRegister<String>, checked: LWWRegister<Bool>, scope: LWWRegister<SharingScope>
+  ) {
+    self.id = id
+    self.listID = listID
+    self.source = source
+    self.creation = creation
+    self.template = template
+    self.category = category
+    self.text = text
+    self.checked = checked
+    self.scope = scope
+  }
+}
+
+extension PlannedMeal {
+  init(
+    slot: SlotKey, creation: Creation, assignment: MVRegister<RecipeID>,
+    plan: LWWRegister<MealPlanID?>, scope: LWWRegister<SharingScope>
+  ) {
+    self.slot = slot
+    self.creation = creation
+    self.assignment = assignment
+    self.plan = plan
+    self.scope = scope
+  }
+}
+
+extension Member {
+  init(
+    id: MemberID, creation: Creation, name: LWWRegister<String>,
+    roleRegister: LWWRegister<MemberRole>
+  ) {
+    self.id = id
+    self.creation = creation
+    self.name = name
+    self.roleRegister = roleRegister
+  }
+}

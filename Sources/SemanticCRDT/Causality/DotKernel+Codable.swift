@@ -38,10 +38,24 @@ extension DotKernel {
     decoding decoded: [(key: Key, siblings: [DottedValue<Value>])], context: CausalContext,
     codingPath: [any CodingKey]
   ) throws {
+    do {
+      try self.init(validating: decoded, context: context)
+    } catch {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: codingPath, debugDescription: error.description))
+    }
+  }
+
+  /// Rebuilds a kernel from entries read in any order, refusing a key listed twice, a dot
+  /// listed twice, a key without dots, and any broken invariant. Shared by both codecs.
+  init(
+    validating decoded: [(key: Key, siblings: [DottedValue<Value>])], context: CausalContext
+  ) throws(KernelShapeError) {
     var entries: [Key: DotSiblings<Value>] = [:]
     entries.reserveCapacity(decoded.count)
     for (index, entry) in decoded.enumerated() {
-      let sorted = entry.siblings.sorted { $0.dot < $1.dot }
+      var sorted = entry.siblings
+      if sorted.count > 1 { sorted.sort { $0.dot < $1.dot } }
       let problem: String? =
         if entries[entry.key] != nil {
           "key \(entry.key) appears twice"
@@ -50,26 +64,24 @@ extension DotKernel {
         } else {
           nil
         }
-      if let problem {
-        throw DecodingError.dataCorrupted(
-          .init(codingPath: codingPath, debugDescription: "Entry \(index): \(problem)"))
-      }
+      if let problem { throw KernelShapeError(description: "Entry \(index): \(problem)") }
       guard let siblings = DotSiblings(sorted: sorted) else {
-        throw DecodingError.dataCorrupted(
-          .init(
-            codingPath: codingPath, debugDescription: "Entry \(index): key \(entry.key) has no dots"
-          ))
+        throw KernelShapeError(description: "Entry \(index): key \(entry.key) has no dots")
       }
       entries[entry.key] = siblings
     }
     self.init(entries: entries, context: context)
     if let problem = invariantViolations().first {
-      throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: problem))
+      throw KernelShapeError(description: problem)
     }
   }
 }
 
-/// The two top-level fields of a causal collection: `context` and `entries`.
+/// Why decoded entries do not form a valid dot kernel; each codec wraps it in its own error.
+struct KernelShapeError: Error {
+  let description: String
+}
+
 enum CausalCollectionCodingKeys: String, CodingKey {
   case context
   case entries

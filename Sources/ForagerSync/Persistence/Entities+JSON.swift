@@ -1,0 +1,316 @@
+import SemanticCRDT
+
+// The fast codec's conformances for the records and the household state, keys in ascending
+// order as `JSONEncoder` with `.sortedKeys` writes the synthesized conformances.
+
+private let categoryFields = JSONFields("creation", "key", "name", "order", "scope")
+
+extension Category: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("creation", creation)
+    writer.field("key", key)
+    writer.field("name", name)
+    writer.field("order", order)
+    writer.field("scope", scope)
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var creation: Creation?
+    var key: CategoryKey?
+    var name: LWWRegister<String>?
+    var order: LWWRegister<Int>?
+    var scope: LWWRegister<SharingScope>?
+    try reader.readObject(categoryFields) { reader, field throws(JSONError) in
+      switch field {
+      case 0: creation = try reader.read()
+      case 1: key = try reader.read()
+      case 2: name = try reader.read()
+      case 3: order = try reader.read()
+      default: scope = try reader.read()
+      }
+    }
+    self.init(key: key!, creation: creation!, name: name!, order: order!, scope: scope!)
+  }
+}
+
+private let templateFields = JSONFields(
+  "category", "creation", "key", "name", "scope", "staple", "uses")
+
+extension IngredientTemplate: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("category", category)
+    writer.field("creation", creation)
+    writer.field("key", key)
+    writer.field("name", name)
+    writer.field("scope", scope)
+    writer.field("staple", staple)
+    writer.field("uses", uses)
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var category: LWWRegister<CategoryKey?>?
+    var creation: Creation?
+    var key: IngredientKey?
+    var name: LWWRegister<String>?
+    var scope: LWWRegister<SharingScope>?
+    var staple: LWWRegister<Bool>?
+    var uses: GCounter?
+    try reader.readObject(templateFields) { reader, field throws(JSONError) in
+      switch field {
+      case 0: category = try reader.read()
+      case 1: creation = try reader.read()
+      case 2: key = try reader.read()
+      case 3: name = try reader.read()
+      case 4: scope = try reader.read()
+      case 5: staple = try reader.read()
+      default: uses = try reader.read()
+      }
+    }
+    self.init(
+      key: key!, creation: creation!, name: name!, staple: staple!, category: category!,
+      uses: uses!, scope: scope!)
+  }
+}
+
+private let recipeFields = JSONFields("creation", "id", "lines", "scope", "title", "uses")
+
+extension Recipe: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("creation", creation)
+    writer.field("id", id)
+    writer.field("lines", lines)
+    writer.field("scope", scope)
+    writer.field("title", title)
+    writer.field("uses", uses)
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var creation: Creation?
+    var id: RecipeID?
+    var lines: LWWRegister<[String]>?
+    var scope: LWWRegister<SharingScope>?
+    var title: LWWRegister<String>?
+    var uses: GCounter?
+    try reader.readObject(recipeFields) { reader, field throws(JSONError) in
+      switch field {
+      case 0: creation = try reader.read()
+      case 1: id = try reader.read()
+      case 2: lines = try reader.read()
+      case 3: scope = try reader.read()
+      case 4: title = try reader.read()
+      default: uses = try reader.read()
+      }
+    }
+    self.init(
+      id: id!, creation: creation!, title: title!, lines: lines!, uses: uses!, scope: scope!)
+  }
+}
+
+private let containerFields = JSONFields("creation", "id", "name", "scope")
+
+extension NamedContainer: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("creation", creation)
+    writer.field("id", id)
+    writer.field("name", name)
+    writer.field("scope", scope)
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var creation: Creation?
+    var id: ID?
+    var name: LWWRegister<String>?
+    var scope: LWWRegister<SharingScope>?
+    try reader.readObject(containerFields) { reader, field throws(JSONError) in
+      switch field {
+      case 0: creation = try reader.read()
+      case 1: id = try ID(from: &reader)
+      case 2: name = try reader.read()
+      default: scope = try reader.read()
+      }
+    }
+    self.init(id: id!, creation: creation!, name: name!, scope: scope!)
+  }
+}
+
+private let itemFields = JSONFields(
+  "category", "checked", "creation", "id", "listID", "scope", "source", "template", "text")
+
+extension GroceryListItem: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("category", category)
+    writer.field("checked", checked)
+    writer.field("creation", creation)
+    writer.field("id", id)
+    writer.field("listID", listID)
+    writer.field("scope", scope)
+    writer.field("source", source)
+    writer.field("template", template)
+    writer.field("text", text)
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var category: LWWRegister<CategoryKey?>?
+    var checked: LWWRegister<Bool>?
+    var creation: Creation?
+    var id: GroceryItemID?
+    var listID: WeeklyListID?
+    var scope: LWWRegister<SharingScope>?
+    var source: ItemSource?
+    var template: LWWRegister<IngredientKey>?
+    var text: LWWRegister<String>?
+    try reader.readObject(itemFields) { reader, field throws(JSONError) in
+      switch field {
+      case 0: category = try reader.read()
+      case 1: checked = try reader.read()
+      case 2: creation = try reader.read()
+      case 3: id = try reader.read()
+      case 4: listID = try reader.read()
+      case 5: scope = try reader.read()
+      case 6: source = try reader.read()
+      case 7: template = try reader.read()
+      default: text = try reader.read()
+      }
+    }
+    self.init(
+      id: id!, listID: listID!, source: source!, creation: creation!, template: template!,
+      category: category!, text: text!, checked: checked!, scope: scope!)
+  }
+}
+
+private let mealFields = JSONFields("assignment", "creation", "plan", "scope", "slot")
+
+extension PlannedMeal: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("assignment", assignment)
+    writer.field("creation", creation)
+    writer.field("plan", plan)
+    writer.field("scope", scope)
+    writer.field("slot", slot)
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var assignment: MVRegister<RecipeID>?
+    var creation: Creation?
+    var plan: LWWRegister<MealPlanID?>?
+    var scope: LWWRegister<SharingScope>?
+    var slot: SlotKey?
+    try reader.readObject(mealFields) { reader, field throws(JSONError) in
+      switch field {
+      case 0: assignment = try reader.read()
+      case 1: creation = try reader.read()
+      case 2: plan = try reader.read()
+      case 3: scope = try reader.read()
+      default: slot = try reader.read()
+      }
+    }
+    self.init(
+      slot: slot!, creation: creation!, assignment: assignment!, plan: plan!, scope: scope!)
+  }
+}
+
+private let memberFields = JSONFields("creation", "id", "name", "roleRegister")
+
+extension Member: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("creation", creation)
+    writer.field("id", id)
+    writer.field("name", name)
+    writer.field("roleRegister", roleRegister)
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var creation: Creation?
+    var id: MemberID?
+    var name: LWWRegister<String>?
+    var role: LWWRegister<MemberRole>?
+    try reader.readObject(memberFields) { reader, field throws(JSONError) in
+      switch field {
+      case 0: creation = try reader.read()
+      case 1: id = try reader.read()
+      case 2: name = try reader.read()
+      default: role = try reader.read()
+      }
+    }
+    self.init(id: id!, creation: creation!, name: name!, roleRegister: role!)
+  }
+}
+
+private let stateFields = JSONFields(
+  "categories", "dissolved", "householdID", "ingredients", "items", "lists", "meals", "members",
+  "normalizerVersion", "owner", "plans", "recipes")
+
+extension HouseholdState: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("categories", categories)
+    writer.field("dissolved", dissolved)
+    writer.field("householdID", householdID)
+    writer.field("ingredients", ingredients)
+    writer.field("items", items)
+    writer.field("lists", lists)
+    writer.field("meals", meals)
+    writer.field("members", members)
+    writer.field("normalizerVersion", normalizerVersion)
+    writer.field("owner", owner)
+    writer.field("plans", plans)
+    writer.field("recipes", recipes)
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var householdID: HouseholdID?
+    var normalizerVersion: NormalizerVersion?
+    var owner: LWWRegister<MemberID?>?
+    var dissolved: LWWRegister<Bool>?
+    var members: ORMap<MemberID, Member>?
+    var categories: ORMap<CategoryKey, Category>?
+    var ingredients: ORMap<IngredientKey, IngredientTemplate>?
+    var recipes: ORMap<RecipeID, Recipe>?
+    var lists: ORMap<WeeklyListID, WeeklyList>?
+    var items: ORMap<GroceryItemID, GroceryListItem>?
+    var plans: ORMap<MealPlanID, MealPlan>?
+    var meals: ORMap<SlotKey, PlannedMeal>?
+    try reader.readObject(stateFields) { reader, field throws(JSONError) in
+      switch field {
+      case 0: categories = try reader.read()
+      case 1: dissolved = try reader.read()
+      case 2: householdID = try reader.read()
+      case 3: ingredients = try reader.read()
+      case 4: items = try reader.read()
+      case 5: lists = try reader.read()
+      case 6: meals = try reader.read()
+      case 7: members = try reader.read()
+      case 8: normalizerVersion = try reader.read()
+      case 9: owner = try reader.read()
+      case 10: plans = try reader.read()
+      default: recipes = try reader.read()
+      }
+    }
+    self.init(householdID: householdID!, normalizerVersion: normalizerVersion!)
+    self.owner = owner!
+    self.dissolved = dissolved!
+    self.members = members!
+    self.categories = categories!
+    self.ingredients = ingredients!
+    self.recipes = recipes!
+    self.lists = lists!
+    self.items = items!
+    self.plans = plans!
+    self.meals = meals!
+  }
+}

@@ -1,0 +1,72 @@
+/// A type that writes itself with ``JSONWriter``.
+///
+/// Conformances write keys in a fixed order and collection elements in a fixed order, so equal
+/// values give identical bytes. The shapes are those `JSONEncoder` produces from the type's
+/// `Codable` conformance with `.sortedKeys`, so one format has two codecs: this fast one for
+/// files and Foundation's for everything else; tests hold them to the same bytes.
+public protocol JSONWritable {
+  /// Writes this value as one JSON value.
+  func write(to writer: inout JSONWriter)
+}
+
+/// A type that reads itself with ``JSONReader``, validating as it goes.
+public protocol JSONReadable {
+  /// Reads one JSON value, or throws a ``JSONError`` saying where and why it is not one of
+  /// these.
+  init(from reader: inout JSONReader) throws(JSONError)
+}
+
+/// A type with both halves of the fast JSON codec.
+public typealias JSONCodable = JSONWritable & JSONReadable
+
+extension String: JSONCodable {
+  public func write(to writer: inout JSONWriter) { writer.string(self) }
+  public init(from reader: inout JSONReader) throws(JSONError) { self = try reader.readString() }
+}
+
+extension Bool: JSONCodable {
+  public func write(to writer: inout JSONWriter) { writer.bool(self) }
+  public init(from reader: inout JSONReader) throws(JSONError) { self = try reader.readBool() }
+}
+
+extension Int: JSONCodable {
+  public func write(to writer: inout JSONWriter) { writer.signed(Int64(self)) }
+  public init(from reader: inout JSONReader) throws(JSONError) { self = try reader.readInteger() }
+}
+
+extension UInt64: JSONCodable {
+  public func write(to writer: inout JSONWriter) { writer.unsigned(self) }
+  public init(from reader: inout JSONReader) throws(JSONError) { self = try reader.readInteger() }
+}
+
+extension UInt32: JSONCodable {
+  public func write(to writer: inout JSONWriter) { writer.unsigned(UInt64(self)) }
+  public init(from reader: inout JSONReader) throws(JSONError) { self = try reader.readInteger() }
+}
+
+extension Optional: JSONWritable where Wrapped: JSONWritable {
+  /// `nil` is written as `null`, as `JSONEncoder` writes a present optional key.
+  public func write(to writer: inout JSONWriter) {
+    if let self { self.write(to: &writer) } else { writer.null() }
+  }
+}
+
+extension Optional: JSONReadable where Wrapped: JSONReadable {
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    self = try reader.readNull() ? nil : try Wrapped(from: &reader)
+  }
+}
+
+extension Array: JSONWritable where Element: JSONWritable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginArray()
+    for element in self { element.write(to: &writer) }
+    writer.endArray()
+  }
+}
+
+extension Array: JSONReadable where Element: JSONReadable {
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    self = try reader.readArray(of: Element.self)
+  }
+}

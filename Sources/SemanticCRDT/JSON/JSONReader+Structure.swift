@@ -1,0 +1,235 @@
+/// The keys a JSON object of one type may hold, all required, in the order it writes them.
+///
+/// Matching tries the key after the last one matched first, so a document written in this
+/// order matches each key with one comparison.
+public struct JSONFields: Sendable {
+  let names: [StaticString]
+
+  public init(_ names: StaticString...) {
+    precondition(names.count <= 64, "JSONFields tracks at most 64 keys")
+    self.names = names
+  }
+
+  func index(of key: UnsafeBufferPointer<UInt8>, after previous: Int) -> Int? {
+    let count = names.count
+    var candidate = previous + 1
+    for _ in 0..<count {
+      if candidate >= count { candidate = 0 }
+      let matches = names[candidate].withUTF8Buffer { name in
+        name.count == key.count && name.elementsEqual(key)
+      }
+      if matches { return candidate }
+      candidate += 1
+    }
+    return nil
+  }
+}
+
+extension JSONReader {
+  @usableFromInline
+  mutating func enter(_ opening: UInt8, _ expected: String) throws(JSONError) {
+    try expect(opening, expected)
+    depth += 1
+    if depth > Self.maximumDepth {
+      throw JSONError(.nestingTooDeep(limit: Self.maximumDepth), at: position - 1)
+    }
+  }
+
+  /// Reads an array, calling `element` once per element with the reader placed at it.
+  public mutating func readArray(
+    _ element: (inout JSONReader) throws(JSONError) -> Void
+  ) throws(JSONError) {
+    try enter(UInt8(ascii: "["), "an array")
+    if try peek() == UInt8(ascii: "]") {
+      position += 1
+      depth -= 1
+      return
+    }
+    while true {
+      try element(&self)
+      let next = try peek()
+      position += 1
+      if next == UInt8(ascii: ",") { continue }
+      if next == UInt8(ascii: "]") { break }
+      throw JSONError(.unexpectedByte(next, expected: "',' or ']'"), at: position - 1)
+    }
+    depth -= 1
+  }
+
+  /// Reads an array whose elements are all `Element`.
+  public mutating func readArray<Element: JSONReadable>(of type: Element.Type = Element.self)
+    throws(JSONError) -> [Element]
+  {
+    var result: [Element] = []
+    try readArray { reader throws(JSONError) in result.append(try Element(from: &reader)) }
+    return result
+  }
+
+  /// Reads an array of exactly the elements `body` reads, then requires its end: for tuples
+  /// such as `[dot, value]`.
+  public mutating func readTuple<Result>(
+    _ body: (inout JSONReader) throws(JSONError) -> Result
+  ) throws(JSONError) -> Result {
+    try enter(UInt8(ascii: "["), "an array")
+    let result = try body(&self)
+    try expect(UInt8(ascii: "]"), "the end of the array")
+    depth -= 1
+    return result
+  }
+
+  /// Inside ``readTuple(_:)``: consumes the comma before every element but the first.
+  public mutating func nextElement() throws(JSONError) {
+    try expect(UInt8(ascii: ","), "another element")
+  }
+
+  /// Reads an object whose keys are exactly `fields`, in any order, each once. `field` is
+  /// called with the reader placed at the value and the index of the key in `fields`.
+  /// A key outside `fields` goes to `unknown` if given, and is refused otherwise.
+  public mutating func readObject(
+    _ fields: JSONFields,
+    _ field: (inout JSONReader, Int) throws(JSONError) -> Void,
+    unknown: ((inout JSONReader, String) throws(JSONError) -> Void)? = nil
+  ) throws(JSONError) {
+    var seen: UInt64 = 0
+    var previous = -1
+    try readMembers { reader, keySpan throws(JSONError) in
+      let index: Int? =
+        keySpan.escaped
+        ? reader.unescape(keySpan).withUnsafeBufferPointer {
+          fields.index(of: $0, after: previous)
+        }
+        : fields.index(
+          of: UnsafeBufferPointer(rebasing: reader.bytes[keySpan.start..<keySpan.end]),
+          after: previous)
+      guard let index else {
+        let name = reader.decodeString(keySpan)
+        guard let unknown else { throw JSONError(.unknownKey(name), at: keySpan.start - 1) }
+        try unknown(&reader, name)
+        return
+      }
+      let bit: UInt64 = 1 << UInt64(index)
+      if seen & bit != 0 {
+        throw JSONError(.duplicateKey("\(fields.names[index])"), at: keySpan.start - 1)
+      }
+      seen |= bit
+      previous = index
+      try field(&reader, index)
+    }
+    let all: UInt64 = fields.names.count == 64 ? .max : (1 << UInt64(fields.names.count)) - 1
+    if seen != all {
+      let missing = (0..<fields.names.count).first { seen & (1 << UInt64($0)) == 0 }!
+      throw JSONError(.missingKey("\(fields.names[missing])"), at: position - 1)
+    }
+  }
+
+  /// Reads an object whose keys are data (replica ids, say): `member` is called with each key
+  /// and the reader placed at its value. Keys must differ; a repeated key is refused.
+  public mutating func readDynamicObject(
+    _ member: (inout JSONReader, String) throws(JSONError) -> Void
+  ) throws(JSONError) {
+    var keys: Set<String> = []
+    try readMembers { reader, keySpan throws(JSONError) in
+      let key = reader.decodeString(keySpan)
+      guard keys.insert(key).inserted else {
+        throw JSONError(.duplicateKey(key), at: keySpan.start - 1)
+      }
+      try member(&reader, key)
+    }
+  }
+
+  private mutating func readMembers(
+    _ member: (inout JSONReader, StringSpan) throws(JSONError) -> Void
+  ) throws(JSONError) {
+    try enter(UInt8(ascii: "{"), "an object")
+    if try peek() == UInt8(ascii: "}") {
+      position += 1
+      depth -= 1
+      return
+    }
+    while true {
+      let key = try scanString()
+      try expect(UInt8(ascii: ":"), "':' after a key")
+      try member(&self, key)
+      let next = try peek()
+      position += 1
+      if next == UInt8(ascii: ",") { continue }
+      if next == UInt8(ascii: "}") { break }
+      throw JSONError(.unexpectedByte(next, expected: "',' or '}'"), at: position - 1)
+    }
+    depth -= 1
+  }
+
+  /// Reads any one JSON value, validating it completely (grammar, UTF-8, duplicate keys,
+  /// numbers that a double can hold, depth), and returns its bytes unchanged.
+  public mutating func readRawValue() throws(JSONError) -> [UInt8] {
+    _ = try peek()
+    let start = position
+    try skipValue()
+    return Array(bytes[start..<position])
+  }
+
+  /// Steps over one JSON value, validating it completely.
+  mutating func skipValue() throws(JSONError) {
+    switch try peek() {
+    case UInt8(ascii: "{"):
+      try readDynamicObject { reader, _ throws(JSONError) in try reader.skipValue() }
+    case UInt8(ascii: "["):
+      try readArray { reader throws(JSONError) in try reader.skipValue() }
+    case UInt8(ascii: "\""):
+      _ = try scanString()
+    case UInt8(ascii: "t"), UInt8(ascii: "f"):
+      _ = try readBool()
+    case UInt8(ascii: "n"):
+      _ = try readNull()
+    default:
+      try skipNumber()
+    }
+  }
+
+  /// Steps over a number in the full JSON grammar (sign, fraction, exponent), refusing one
+  /// whose magnitude no double can hold.
+  private mutating func skipNumber() throws(JSONError) {
+    let start = position
+    func digits(_ reader: inout JSONReader) throws(JSONError) {
+      guard reader.position < reader.bytes.count else {
+        throw JSONError(.unexpectedEnd, at: reader.position)
+      }
+      guard (0x30...0x39).contains(reader.bytes[reader.position]) else {
+        throw JSONError(
+          .unexpectedByte(reader.bytes[reader.position], expected: "a digit"), at: reader.position)
+      }
+      while reader.position < reader.bytes.count,
+        (0x30...0x39).contains(reader.bytes[reader.position])
+      {
+        reader.position += 1
+      }
+    }
+    if bytes[position] == UInt8(ascii: "-") { position += 1 }
+    guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
+    if bytes[position] == 0x30 {
+      position += 1
+    } else if (0x31...0x39).contains(bytes[position]) {
+      try digits(&self)
+    } else {
+      throw JSONError(.unexpectedByte(bytes[position], expected: "a value"), at: position)
+    }
+    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+      position += 1
+      try digits(&self)
+    }
+    if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+      position += 1
+      if position < bytes.count,
+        bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+      {
+        position += 1
+      }
+      try digits(&self)
+    }
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    guard let number = Double(text), number.isFinite else {
+      throw JSONError(.numberOutOfRange("\(text) is beyond a double"), at: start)
+    }
+  }
+}

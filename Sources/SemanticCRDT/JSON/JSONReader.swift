@@ -1,0 +1,364 @@
+/// A JSON reader over raw bytes that types read themselves from, field by field.
+///
+/// It accepts exactly RFC 8259 JSON: any whitespace between tokens, every escape, any key
+/// order. It refuses, with a ``JSONError`` giving the byte position, what a lenient parser would
+/// let through: invalid UTF-8, unescaped control characters, lone surrogate escapes, duplicate
+/// keys, integers that do not fit their field, nesting deeper than ``maximumDepth`` and bytes
+/// after the document.
+///
+/// A reader borrows the bytes it reads; it exists only inside ``decode(_:from:)`` or
+/// ``read(_:_:)``, so it can never outlive them.
+///
+/// Cost: O(n) in the input; strings without escapes are copied once into their `String`.
+public struct JSONReader {
+  @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+  @usableFromInline var position: Int
+  /// The byte offset of the next unread byte.
+  public var offset: Int { position }
+  @usableFromInline var depth = 0
+
+  /// The deepest nesting of arrays and objects accepted. Deeper input is refused before it can
+  /// exhaust the stack.
+  public static let maximumDepth = 100
+
+  init(bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0) {
+    self.bytes = bytes
+    self.position = offset
+  }
+
+  /// Reads one document holding one `Value` and nothing after it.
+  public static func decode<Value: JSONReadable>(
+    _ type: Value.Type = Value.self, from data: [UInt8]
+  ) throws(JSONError) -> Value {
+    try data.withUnsafeBufferPointer { buffer throws(JSONError) in
+      try read(buffer) { reader throws(JSONError) in try Value(from: &reader) }
+    }
+  }
+
+  /// Runs `body` on a reader of `bytes`, then requires that only whitespace follows.
+  public static func read<Result>(
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    _ body: (inout JSONReader) throws(JSONError) -> Result
+  ) throws(JSONError) -> Result {
+    var reader = JSONReader(bytes: bytes)
+    let result = try body(&reader)
+    try reader.finish()
+    return result
+  }
+
+  /// Requires that only whitespace remains.
+  public mutating func finish() throws(JSONError) {
+    skipWhitespace()
+    if position < bytes.count { throw JSONError(.trailingData, at: position) }
+  }
+
+  /// An error of `problem` at the current offset, for conformances that reject a value.
+  public func error(_ problem: JSONError.Problem) -> JSONError {
+    JSONError(problem, at: position)
+  }
+
+  /// Reads one value of a type that knows how to read itself.
+  @inlinable
+  public mutating func read<Value: JSONReadable>(_ type: Value.Type = Value.self) throws(JSONError)
+    -> Value
+  {
+    try Value(from: &self)
+  }
+
+  // MARK: Tokens
+
+  @inlinable
+  mutating func skipWhitespace() {
+    while position < bytes.count {
+      switch bytes[position] {
+      case 0x20, 0x0A, 0x0D, 0x09: position += 1
+      default: return
+      }
+    }
+  }
+
+  /// The next non-whitespace byte, not consumed.
+  @inlinable
+  mutating func peek() throws(JSONError) -> UInt8 {
+    skipWhitespace()
+    guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
+    return bytes[position]
+  }
+
+  @inlinable
+  mutating func expect(_ byte: UInt8, _ expected: String) throws(JSONError) {
+    let next = try peek()
+    guard next == byte else {
+      throw JSONError(.unexpectedByte(next, expected: expected), at: position)
+    }
+    position += 1
+  }
+
+  mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+    let text = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+    for expected in text {
+      guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
+      guard bytes[position] == expected else {
+        throw JSONError(.unexpectedByte(bytes[position], expected: "\(literal)"), at: position)
+      }
+      position += 1
+    }
+  }
+
+  // MARK: Scalars
+
+  /// Consumes `null` and returns true if it comes next; otherwise consumes nothing.
+  public mutating func readNull() throws(JSONError) -> Bool {
+    guard try peek() == UInt8(ascii: "n") else { return false }
+    try expectLiteral("null")
+    return true
+  }
+
+  public mutating func readBool() throws(JSONError) -> Bool {
+    switch try peek() {
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+      return true
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+      return false
+    case let other:
+      throw JSONError(.unexpectedByte(other, expected: "true or false"), at: position)
+    }
+  }
+
+  /// Reads an integer and converts it exactly to `Integer`; fractions, exponents and values
+  /// that do not fit are refused.
+  public mutating func readInteger<Integer: FixedWidthInteger>(
+    _ type: Integer.Type = Integer.self
+  ) throws(JSONError) -> Integer {
+    let negative = try peek() == UInt8(ascii: "-")
+    let start = position
+    if negative { position += 1 }
+    let magnitude = try readDigits()
+    if position < bytes.count {
+      switch bytes[position] {
+      case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+        throw JSONError(.numberOutOfRange("\(Integer.self) field holds a non-integer"), at: start)
+      default: break
+      }
+    }
+    let value: Integer?
+    if !negative {
+      value = Integer(exactly: magnitude)
+    } else if magnitude <= UInt64(Int64.max) {
+      value = Integer(exactly: -Int64(magnitude))
+    } else {
+      value = magnitude == UInt64(Int64.max) + 1 ? Integer(exactly: Int64.min) : nil
+    }
+    guard let value else {
+      throw JSONError(
+        .numberOutOfRange("\(negative ? "-" : "")\(magnitude) does not fit \(Integer.self)"),
+        at: start)
+    }
+    return value
+  }
+
+  /// Reads the digits of a non-negative integer, refusing leading zeros and overflow.
+  private mutating func readDigits() throws(JSONError) -> UInt64 {
+    let start = position
+    guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
+    let first = bytes[position]
+    guard first >= 0x30 && first <= 0x39 else {
+      throw JSONError(.unexpectedByte(first, expected: "a number"), at: position)
+    }
+    position += 1
+    if first == 0x30 { return 0 }
+    var value = UInt64(first - 0x30)
+    while position < bytes.count {
+      let byte = bytes[position]
+      guard byte >= 0x30 && byte <= 0x39 else { break }
+      let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - 0x30))
+      guard !overflow1 && !overflow2 else {
+        throw JSONError(.numberOutOfRange("more than 64 bits"), at: start)
+      }
+      value = sum
+      position += 1
+    }
+    return value
+  }
+
+  /// Reads a string.
+  public mutating func readString() throws(JSONError) -> String {
+    let span = try scanString()
+    return decodeString(span)
+  }
+
+  /// Reads a string and hands its UTF-8 bytes (escapes resolved) to `body`, without building a
+  /// `String` when the string has no escapes.
+  public mutating func readString<Result>(
+    utf8 body: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Result
+  ) throws(JSONError) -> Result {
+    let span = try scanString()
+    if !span.escaped {
+      return try body(UnsafeBufferPointer(rebasing: bytes[span.start..<span.end]))
+    }
+    let unescaped = unescape(span)
+    return try unescaped.withUnsafeBufferPointer { (buffer) throws(JSONError) in try body(buffer) }
+  }
+
+  struct StringSpan {
+    let start: Int
+    let end: Int
+    let escaped: Bool
+  }
+
+  func decodeString(_ span: StringSpan) -> String {
+    if span.escaped { return String(decoding: unescape(span), as: UTF8.self) }
+    return String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[span.start..<span.end]), as: UTF8.self)
+  }
+
+  /// Finds the end of the string that starts at the next token, validating UTF-8 and escapes.
+  mutating func scanString() throws(JSONError) -> StringSpan {
+    try expect(UInt8(ascii: "\""), "a string")
+    let start = position
+    var escaped = false
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        position += 1
+        return StringSpan(start: start, end: position - 1, escaped: escaped)
+      } else if byte == UInt8(ascii: "\\") {
+        escaped = true
+        try scanEscape()
+      } else if byte < 0x20 {
+        throw JSONError(.controlCharacterInString, at: position)
+      } else if byte < 0x80 {
+        position += 1
+      } else {
+        try scanMultibyteScalar()
+      }
+    }
+    throw JSONError(.unexpectedEnd, at: position)
+  }
+
+  private mutating func scanEscape() throws(JSONError) {
+    let escapeStart = position
+    position += 1
+    guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
+    switch bytes[position] {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      position += 1
+    case UInt8(ascii: "u"):
+      position += 1
+      let unit = try readHexUnit()
+      if (0xDC00...0xDFFF).contains(unit) { throw JSONError(.invalidEscape, at: escapeStart) }
+      if (0xD800...0xDBFF).contains(unit) {
+        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+          bytes[position + 1] == UInt8(ascii: "u")
+        else { throw JSONError(.invalidEscape, at: escapeStart) }
+        position += 2
+        guard (0xDC00...0xDFFF).contains(try readHexUnit()) else {
+          throw JSONError(.invalidEscape, at: escapeStart)
+        }
+      }
+    default:
+      throw JSONError(.invalidEscape, at: escapeStart)
+    }
+  }
+
+  private mutating func readHexUnit() throws(JSONError) -> UInt16 {
+    guard position + 4 <= bytes.count else { throw JSONError(.unexpectedEnd, at: bytes.count) }
+    var unit: UInt16 = 0
+    for _ in 0..<4 {
+      let byte = bytes[position]
+      let digit: UInt8
+      switch byte {
+      case 0x30...0x39: digit = byte - 0x30
+      case 0x41...0x46: digit = byte - 0x41 + 10
+      case 0x61...0x66: digit = byte - 0x61 + 10
+      default: throw JSONError(.invalidEscape, at: position)
+      }
+      unit = unit << 4 | UInt16(digit)
+      position += 1
+    }
+    return unit
+  }
+
+  /// Validates one multi-byte UTF-8 scalar (RFC 3629: no overlongs, no surrogates, at most
+  /// U+10FFFF) and steps over it.
+  private mutating func scanMultibyteScalar() throws(JSONError) {
+    let lead = bytes[position]
+    let length: Int
+    var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0:
+      length = 3
+      secondRange = 0xA0...0xBF
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED:
+      length = 3
+      secondRange = 0x80...0x9F
+    case 0xF0:
+      length = 4
+      secondRange = 0x90...0xBF
+    case 0xF1...0xF3: length = 4
+    case 0xF4:
+      length = 4
+      secondRange = 0x80...0x8F
+    default: throw JSONError(.invalidUTF8, at: position)
+    }
+    guard position + length <= bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
+    guard secondRange.contains(bytes[position + 1]) else {
+      throw JSONError(.invalidUTF8, at: position)
+    }
+    for index in 2..<length where bytes[position + index] & 0xC0 != 0x80 {
+      throw JSONError(.invalidUTF8, at: position)
+    }
+    position += length
+  }
+
+  /// The UTF-8 of a scanned string with its escapes resolved. The span was validated by
+  /// ``scanString()``, so every escape here is well formed.
+  func unescape(_ span: StringSpan) -> [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(span.end - span.start)
+    var index = span.start
+    func hexUnit(at position: Int) -> UInt32 {
+      var unit: UInt32 = 0
+      for byte in bytes[position..<position + 4] {
+        let digit: UInt8 =
+          byte <= 0x39 ? byte - 0x30 : (byte <= 0x46 ? byte - 0x41 + 10 : byte - 0x61 + 10)
+        unit = unit << 4 | UInt32(digit)
+      }
+      return unit
+    }
+    while index < span.end {
+      let byte = bytes[index]
+      guard byte == UInt8(ascii: "\\") else {
+        result.append(byte)
+        index += 1
+        continue
+      }
+      let kind = bytes[index + 1]
+      index += 2
+      switch kind {
+      case UInt8(ascii: "b"): result.append(0x08)
+      case UInt8(ascii: "f"): result.append(0x0C)
+      case UInt8(ascii: "n"): result.append(0x0A)
+      case UInt8(ascii: "r"): result.append(0x0D)
+      case UInt8(ascii: "t"): result.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = hexUnit(at: index)
+        index += 4
+        if (0xD800...0xDBFF).contains(scalar) {
+          let low = hexUnit(at: index + 2)
+          index += 6
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        result.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
+      default: result.append(kind)
+      }
+    }
+    return result
+  }
+}

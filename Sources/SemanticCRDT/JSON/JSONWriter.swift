@@ -1,0 +1,202 @@
+/// A streaming JSON writer that appends UTF-8 bytes to one growing buffer.
+///
+/// It writes compact JSON (no whitespace) and leaves key order to the caller, so a type that
+/// writes its keys in a fixed order gives identical bytes for equal values. Strings escape `"`,
+/// `\` and the control characters and nothing else; every other scalar is written as UTF-8.
+/// Separators are inserted automatically: callers only open, close and write values.
+///
+/// Cost: amortized O(1) per byte written; no allocation besides the buffer's growth.
+public struct JSONWriter: Sendable {
+  @usableFromInline var storage: [UInt8]
+  @usableFromInline var needsSeparator = false
+
+  /// Creates a writer whose buffer starts with room for `capacity` bytes.
+  public init(capacity: Int = 4096) {
+    storage = []
+    storage.reserveCapacity(capacity)
+  }
+
+  /// The bytes written so far.
+  public var bytes: [UInt8] { storage }
+
+  /// Writes one value with its ``JSONWritable`` conformance and returns the bytes.
+  public static func encode<Value: JSONWritable>(_ value: Value, capacity: Int = 4096) -> [UInt8] {
+    var writer = JSONWriter(capacity: capacity)
+    value.write(to: &writer)
+    return writer.storage
+  }
+
+  // MARK: Structure
+
+  @inlinable
+  mutating func separate() {
+    if needsSeparator { storage.append(UInt8(ascii: ",")) }
+  }
+
+  @inlinable
+  public mutating func beginObject() {
+    separate()
+    storage.append(UInt8(ascii: "{"))
+    needsSeparator = false
+  }
+
+  @inlinable
+  public mutating func endObject() {
+    storage.append(UInt8(ascii: "}"))
+    needsSeparator = true
+  }
+
+  @inlinable
+  public mutating func beginArray() {
+    separate()
+    storage.append(UInt8(ascii: "["))
+    needsSeparator = false
+  }
+
+  @inlinable
+  public mutating func endArray() {
+    storage.append(UInt8(ascii: "]"))
+    needsSeparator = true
+  }
+
+  /// Writes an object key known at compile time; it must need no escaping.
+  @inlinable
+  public mutating func key(_ name: StaticString) {
+    separate()
+    storage.append(UInt8(ascii: "\""))
+    name.withUTF8Buffer { storage.append(contentsOf: $0) }
+    storage.append(UInt8(ascii: "\""))
+    storage.append(UInt8(ascii: ":"))
+    needsSeparator = false
+  }
+
+  /// Writes an object key computed at run time, escaped like a string.
+  public mutating func key(_ name: String) {
+    string(name)
+    storage.append(UInt8(ascii: ":"))
+    needsSeparator = false
+  }
+
+  /// Writes `key: value`.
+  @inlinable
+  public mutating func field<Value: JSONWritable>(_ name: StaticString, _ value: Value) {
+    key(name)
+    value.write(to: &self)
+  }
+
+  /// Writes a value through its conformance.
+  @inlinable
+  public mutating func value<Value: JSONWritable>(_ value: Value) {
+    value.write(to: &self)
+  }
+
+  // MARK: Scalars
+
+  public mutating func null() {
+    separate()
+    storage.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+    needsSeparator = true
+  }
+
+  public mutating func bool(_ value: Bool) {
+    separate()
+    if value {
+      storage.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+    } else {
+      storage.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+    }
+    needsSeparator = true
+  }
+
+  public mutating func unsigned(_ value: UInt64) {
+    separate()
+    appendDigits(of: value)
+    needsSeparator = true
+  }
+
+  public mutating func signed(_ value: Int64) {
+    separate()
+    if value < 0 { storage.append(UInt8(ascii: "-")) }
+    appendDigits(of: value.magnitude)
+    needsSeparator = true
+  }
+
+  @usableFromInline
+  mutating func appendDigits(of value: UInt64) {
+    if value < 10 {
+      storage.append(0x30 &+ UInt8(truncatingIfNeeded: value))
+      return
+    }
+    var digits = 1
+    var rest = value / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    let end = storage.count + digits
+    storage.append(contentsOf: repeatElement(0, count: digits))
+    storage.withUnsafeMutableBufferPointer { buffer in
+      var index = end
+      var remaining = value
+      repeat {
+        index -= 1
+        buffer[index] = 0x30 &+ UInt8(truncatingIfNeeded: remaining % 10)
+        remaining /= 10
+      } while remaining > 0
+    }
+  }
+
+  /// Writes a string, escaping `"`, `\` and U+0000–U+001F.
+  public mutating func string(_ value: String) {
+    separate()
+    storage.append(UInt8(ascii: "\""))
+    var value = value
+    value.withUTF8 { appendEscaped($0) }
+    storage.append(UInt8(ascii: "\""))
+    needsSeparator = true
+  }
+
+  /// Writes a string given as its UTF-8 bytes, which the caller guarantees are valid UTF-8.
+  public mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    separate()
+    storage.append(UInt8(ascii: "\""))
+    appendEscaped(bytes)
+    storage.append(UInt8(ascii: "\""))
+    needsSeparator = true
+  }
+
+  private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    var runStart = 0
+    for index in 0..<utf8.count {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        continue
+      }
+      storage.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      runStart = index + 1
+      switch byte {
+      case UInt8(ascii: "\""): storage.append(contentsOf: [0x5C, 0x22])
+      case UInt8(ascii: "\\"): storage.append(contentsOf: [0x5C, 0x5C])
+      case 0x08: storage.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+      case 0x09: storage.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+      case 0x0A: storage.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+      case 0x0C: storage.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+      case 0x0D: storage.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+      default:
+        let hex = Array("0123456789abcdef".utf8)
+        storage.append(contentsOf: [
+          0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+        ])
+      }
+    }
+    storage.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+  }
+
+  /// Writes bytes that already form one complete, valid JSON value (for example a field this
+  /// build does not understand, carried through unchanged).
+  public mutating func raw(_ json: [UInt8]) {
+    separate()
+    storage.append(contentsOf: json)
+    needsSeparator = true
+  }
+}

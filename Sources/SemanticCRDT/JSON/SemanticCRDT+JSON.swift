@@ -1,0 +1,339 @@
+// The fast codec's conformances for the SemanticCRDT types. Each writes exactly the bytes
+// `JSONEncoder` with `.sortedKeys` writes from the type's `Codable` conformance (see
+// docs/format.md), and reads with the same validation, so the two codecs are interchangeable.
+
+extension ReplicaID: JSONCodable {
+  public func write(to writer: inout JSONWriter) { writer.string(rawValue) }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    let text = try reader.readString()
+    guard !text.isEmpty else { throw reader.error(.invalidValue("a replica id is empty")) }
+    self.init(text)
+  }
+}
+
+extension Dot: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginArray()
+    replica.write(to: &writer)
+    writer.unsigned(counter)
+    writer.endArray()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    self = try reader.readTuple { reader throws(JSONError) in
+      let replica = try ReplicaID(from: &reader)
+      try reader.nextElement()
+      let counter = try UInt64(from: &reader)
+      guard counter > 0 else { throw reader.error(.invalidValue("a dot counter is 0")) }
+      return Dot(replica, counter)
+    }
+  }
+}
+
+extension HybridTimestamp: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginArray()
+    writer.unsigned(wallMilliseconds)
+    writer.unsigned(UInt64(logical))
+    replica.write(to: &writer)
+    writer.endArray()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    self = try reader.readTuple { reader throws(JSONError) in
+      let wall = try UInt64(from: &reader)
+      try reader.nextElement()
+      let logical = try UInt32(from: &reader)
+      try reader.nextElement()
+      return HybridTimestamp(
+        wallMilliseconds: wall, logical: logical, replica: try ReplicaID(from: &reader))
+    }
+  }
+}
+
+extension CausalContext: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    for replica in replicas.keys.sorted() {
+      writer.key(replica.rawValue)
+      writer.beginArray()
+      for range in replicas[replica]!.ranges {
+        writer.beginArray()
+        writer.unsigned(range.lowerBound)
+        writer.unsigned(range.upperBound)
+        writer.endArray()
+      }
+      writer.endArray()
+    }
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var replicas: [ReplicaID: CounterSet] = [:]
+    try reader.readDynamicObject { reader, replica throws(JSONError) in
+      guard !replica.isEmpty else { throw reader.error(.invalidValue("a replica id is empty")) }
+      var ranges: [ClosedRange<UInt64>] = []
+      try reader.readArray { reader throws(JSONError) in
+        let start = reader.offset
+        let (first, last) = try reader.readTuple { reader throws(JSONError) in
+          let first = try UInt64(from: &reader)
+          try reader.nextElement()
+          return (first, try UInt64(from: &reader))
+        }
+        guard first >= 1, first <= last else {
+          throw JSONError(
+            .invalidValue(
+              "Interval [\(first), \(last)] of replica \(replica) is not [first, last] with "
+                + "1 ≤ first ≤ last"), at: start)
+        }
+        ranges.append(first...last)
+      }
+      guard !ranges.isEmpty else {
+        throw reader.error(.invalidValue("replica \(replica) has no intervals"))
+      }
+      replicas[ReplicaID(replica)] = CounterSet(ranges)
+    }
+    self.init(replicas: replicas)
+  }
+}
+
+extension VersionVector: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    for replica in counters.keys.sorted() {
+      writer.key(replica.rawValue)
+      writer.unsigned(counters[replica]!)
+    }
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var counters: [ReplicaID: UInt64] = [:]
+    try reader.readDynamicObject { reader, replica throws(JSONError) in
+      let counter = try UInt64(from: &reader)
+      guard !replica.isEmpty, counter > 0 else {
+        throw reader.error(
+          .invalidValue("Version vector entries need a non-empty replica and a counter > 0"))
+      }
+      counters[ReplicaID(replica)] = counter
+    }
+    self.init(counters)
+  }
+}
+
+extension GCounter: JSONCodable {
+  public func write(to writer: inout JSONWriter) { VersionVector(contributions).write(to: &writer) }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    self.init(contributions: try VersionVector(from: &reader).counters)
+  }
+}
+
+private let registerFields = JSONFields("timestamp", "value")
+
+extension LWWRegister: JSONWritable where Value: JSONWritable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("timestamp", timestamp)
+    writer.field("value", value)
+    writer.endObject()
+  }
+}
+
+extension LWWRegister: JSONReadable where Value: JSONReadable {
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var timestamp: HybridTimestamp?
+    var value: Value?
+    try reader.readObject(registerFields) { reader, field throws(JSONError) in
+      if field == 0 {
+        timestamp = try HybridTimestamp(from: &reader)
+      } else {
+        value = try Value(from: &reader)
+      }
+    }
+    self.init(value!, at: timestamp!)
+  }
+}
+
+// MARK: - Dot-kernel collections
+
+extension DotKernel where Key: Comparable, Value: JSONWritable {
+  /// Writes `[key, [[dot, value], …]]` per key, ascending by key, dots ascending.
+  func writeEntries(to writer: inout JSONWriter, key writeKey: (Key, inout JSONWriter) -> Void) {
+    writer.beginArray()
+    for (key, siblings) in sortedEntries() {
+      writer.beginArray()
+      writeKey(key, &writer)
+      writer.beginArray()
+      for element in siblings.elements {
+        writer.beginArray()
+        element.dot.write(to: &writer)
+        element.value.write(to: &writer)
+        writer.endArray()
+      }
+      writer.endArray()
+      writer.endArray()
+    }
+    writer.endArray()
+  }
+}
+
+extension JSONReader {
+  /// Reads `[[dot, value], …]`.
+  mutating func readSiblings<Value>(
+    _ value: (inout JSONReader) throws(JSONError) -> Value
+  ) throws(JSONError) -> [DottedValue<Value>] {
+    var siblings: [DottedValue<Value>] = []
+    try readArray { reader throws(JSONError) in
+      siblings.append(
+        try reader.readTuple { reader throws(JSONError) in
+          let dot = try Dot(from: &reader)
+          try reader.nextElement()
+          return DottedValue(dot: dot, value: try value(&reader))
+        })
+    }
+    return siblings
+  }
+
+  /// Builds a kernel from decoded entries, turning a broken invariant into an error at `start`.
+  func kernel<Key, Value>(
+    _ decoded: [(key: Key, siblings: [DottedValue<Value>])], context: CausalContext,
+    startingAt start: Int
+  ) throws(JSONError) -> DotKernel<Key, Value> {
+    do {
+      return try DotKernel(validating: decoded, context: context)
+    } catch {
+      throw JSONError(.invalidValue(error.description), at: start)
+    }
+  }
+}
+
+private let collectionFields = JSONFields("context", "entries")
+private let multiValueFields = JSONFields("context", "writes")
+
+extension ORMap: JSONWritable where Key: JSONWritable & Comparable, Value: JSONWritable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("context", kernel.context)
+    writer.key("entries")
+    kernel.writeEntries(to: &writer) { key, writer in key.write(to: &writer) }
+    writer.endObject()
+  }
+}
+
+extension ORMap: JSONReadable where Key: JSONReadable, Value: JSONReadable {
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    let start = reader.offset
+    var context = CausalContext()
+    var decoded: [(key: Key, siblings: [DottedValue<Value>])] = []
+    try reader.readObject(collectionFields) { reader, field throws(JSONError) in
+      if field == 0 {
+        context = try CausalContext(from: &reader)
+        return
+      }
+      try reader.readArray { reader throws(JSONError) in
+        decoded.append(
+          try reader.readTuple { reader throws(JSONError) in
+            let key = try Key(from: &reader)
+            try reader.nextElement()
+            return (
+              key, try reader.readSiblings { reader throws(JSONError) in try Value(from: &reader) }
+            )
+          })
+      }
+    }
+    self.init(kernel: try reader.kernel(decoded, context: context, startingAt: start))
+  }
+}
+
+extension ORSet: JSONWritable where Element: JSONWritable & Comparable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("context", kernel.context)
+    writer.key("entries")
+    writer.beginArray()
+    for (element, siblings) in kernel.sortedEntries() {
+      writer.beginArray()
+      element.write(to: &writer)
+      writer.beginArray()
+      siblings.forEachDot { $0.write(to: &writer) }
+      writer.endArray()
+      writer.endArray()
+    }
+    writer.endArray()
+    writer.endObject()
+  }
+}
+
+extension ORSet: JSONReadable where Element: JSONReadable {
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    let start = reader.offset
+    var context = CausalContext()
+    var decoded: [(key: Element, siblings: [DottedValue<Present>])] = []
+    try reader.readObject(collectionFields) { reader, field throws(JSONError) in
+      if field == 0 {
+        context = try CausalContext(from: &reader)
+        return
+      }
+      try reader.readArray { reader throws(JSONError) in
+        decoded.append(
+          try reader.readTuple { reader throws(JSONError) in
+            let element = try Element(from: &reader)
+            try reader.nextElement()
+            let dots = try [Dot](from: &reader)
+            return (element, dots.map { DottedValue(dot: $0, value: Present()) })
+          })
+      }
+    }
+    self.init(kernel: try reader.kernel(decoded, context: context, startingAt: start))
+  }
+}
+
+extension MVRegister: JSONWritable where Value: JSONWritable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("context", kernel.context)
+    writer.key("writes")
+    writer.beginArray()
+    for element in kernel.entries[SingleKey()]?.elements ?? [] {
+      writer.beginArray()
+      element.dot.write(to: &writer)
+      writer.beginArray()
+      element.value.timestamp.write(to: &writer)
+      element.value.value.write(to: &writer)
+      writer.endArray()
+      writer.endArray()
+    }
+    writer.endArray()
+    writer.endObject()
+  }
+}
+
+extension MVRegister: JSONReadable where Value: JSONReadable {
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    let start = reader.offset
+    var context = CausalContext()
+    var writes: [DottedValue<Write>] = []
+    try reader.readObject(multiValueFields) { reader, field throws(JSONError) in
+      if field == 0 {
+        context = try CausalContext(from: &reader)
+        return
+      }
+      writes = try reader.readSiblings { reader throws(JSONError) in
+        try reader.readTuple { reader throws(JSONError) in
+          let timestamp = try HybridTimestamp(from: &reader)
+          try reader.nextElement()
+          return Write(value: try Value(from: &reader), timestamp: timestamp)
+        }
+      }
+    }
+    if let mismatch = writes.first(where: { $0.dot.replica != $0.value.timestamp.replica }) {
+      throw JSONError(
+        .invalidValue("Write \(mismatch.dot) carries a timestamp of another replica"), at: start)
+    }
+    self.init(
+      kernel: try reader.kernel(
+        writes.isEmpty ? [] : [(SingleKey(), writes)], context: context, startingAt: start))
+  }
+}

@@ -1,0 +1,116 @@
+import CRDTTestSupport
+import ForagerSync
+import Foundation
+import SemanticCRDT
+
+/// Seeded random households for codec, store and fuzz tests: several devices make random
+/// edits (names with quotes, backslashes, control characters, accents and emoji included) and
+/// gossip some of them, so states hold concurrent writes, removals, conflicts and counters.
+public enum RandomHousehold {
+  public static let household = HouseholdID(
+    uuid: UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!)
+  public static let owner = MemberID(
+    uuid: UUID(uuidString: "00000000-0000-0000-0000-0000000000A1")!)
+
+  static let names = [
+    "Produce", "produce ", "Café", "Cafe\u{301}", "Snacks \"quoted\"", "back\\slash",
+    "tab\there", "new\nline", "emoji 🍓", "nul\u{0}byte", "日本の食材", "</script>", "del\u{7F}",
+    "2 cups Fresh Basil", "bay leaves", "a pinch of salt", "200g flour", "Frozen\u{00A0}Foods",
+  ]
+  static let slots = ["2024-12-10-breakfast", "2024-12-10-dinner", "2024-12-11-lunch"].map {
+    SlotKey(rawValue: $0)!
+  }
+
+  /// The replicas of `devices` devices after `operations` random edits and merges.
+  public static func replicas(seed: UInt64, devices: Int = 3, operations: Int = 40)
+    -> [HouseholdReplica]
+  {
+    var random = SplitMix64(seed: seed)
+    let first = HouseholdReplica.create(
+      household: household, owner: owner, ownerName: "Ana", replica: "phone",
+      wallClock: .fixed(1_733_788_800_000))
+    var replicas = [first]
+    for index in 1..<max(devices, 2) {
+      var device = HouseholdReplica(
+        joining: household, member: owner, replica: ReplicaID("device-\(index)"),
+        wallClock: .fixed(1_733_788_800_000 + UInt64(index) * 7))
+      try! device.merge(first.state)
+      replicas.append(device)
+    }
+    for _ in 0..<operations {
+      let index = random.int(in: 0..<replicas.count)
+      apply(randomOperation: &random, to: &replicas[index], peers: replicas)
+    }
+    return replicas
+  }
+
+  /// One device's state after a random run, merged with some of its peers.
+  public static func state(seed: UInt64, operations: Int = 40) -> HouseholdState {
+    replicas(seed: seed, operations: operations)[0].state
+  }
+
+  static func apply(
+    randomOperation random: inout SplitMix64, to replica: inout HouseholdReplica,
+    peers: [HouseholdReplica]
+  ) {
+    let name = random.pick(names)
+    switch random.int(in: 0..<16) {
+    case 0: _ = try? replica.seedDefaultCategories()
+    case 1:
+      _ = try? replica.getOrCreateCategory(displayName: name, sortOrder: random.int(in: -5...500))
+    case 2:
+      let category = replica.categories().first?.key
+      _ = try? replica.getOrCreateIngredient(named: name, category: category)
+    case 3: try? replica.recordUse(ofIngredient: name)
+    case 4: try? replica.setStaple(random.chance(0.5), ingredient: name)
+    case 5:
+      _ = try? replica.addRecipe(
+        title: name, ingredientLines: (0..<random.int(in: 0...3)).map { _ in random.pick(names) },
+        id: RecipeID(uuid: uuid(&random)))
+    case 6:
+      if let recipe = replica.recipes().first { try? replica.recordUse(ofRecipe: recipe.id) }
+    case 7: _ = try? replica.createWeeklyList(name: name, id: WeeklyListID(uuid: uuid(&random)))
+    case 8:
+      if let list = replica.weeklyLists().first {
+        let source: ItemSource =
+          random.chance(0.3)
+          ? .recipe(RecipeID(uuid: uuid(&random))) : (random.chance(0.5) ? .manual : .staple)
+        _ = try? replica.addItem(
+          name, to: list.id, source: source, id: GroceryItemID(uuid: uuid(&random)))
+      }
+    case 9:
+      if let list = replica.weeklyLists().first, let item = replica.items(in: list.id).first {
+        try? replica.setChecked(random.chance(0.5), item: item.id)
+      }
+    case 10:
+      if let list = replica.weeklyLists().last { try? replica.deleteWeeklyList(list.id) }
+    case 11:
+      let plan = replica.mealPlans().first?.id ?? (try? replica.createMealPlan(name: name))?.id
+      if let recipe = replica.recipes().randomElement(using: &random) {
+        _ = try? replica.assignRecipe(
+          recipe.id, to: random.pick(slots), in: random.chance(0.5) ? plan : nil,
+          replacing: random.chance(0.5))
+      }
+    case 12: try? replica.clearSlot(random.pick(slots))
+    case 13: try? replica.addMember(MemberID(uuid: uuid(&random)), name: name)
+    case 14:
+      if let key = replica.categories().last?.key {
+        try? replica.renameCategory(key, to: name)
+      }
+    default:
+      _ = try? replica.merge(random.pick(peers).state)
+    }
+  }
+
+  public static func uuid(_ random: inout SplitMix64) -> UUID {
+    let high = random.next()
+    let low = random.next()
+    return withUnsafeBytes(of: (high, low)) { bytes in
+      UUID(
+        uuid: (
+          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+          bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
+    }
+  }
+}
