@@ -164,17 +164,36 @@ extension JSONReader {
   public mutating func readRawValue() throws(JSONError) -> [UInt8] {
     _ = try peek()
     let start = position
-    try skipValue()
+    try skipValue(checkingDuplicateKeys: true)
     return Array(bytes[start..<position])
   }
 
-  /// Steps over one JSON value, validating it completely.
-  mutating func skipValue() throws(JSONError) {
+  /// Steps over one JSON value and returns where it lies, checking its grammar, UTF-8 and
+  /// depth but not duplicate keys: for a value a typed reader will read later, which refuses
+  /// them.
+  public mutating func skipValue() throws(JSONError) -> Range<Int> {
+    _ = try peek()
+    let start = position
+    try skipValue(checkingDuplicateKeys: false)
+    return start..<position
+  }
+
+  mutating func skipValue(checkingDuplicateKeys: Bool) throws(JSONError) {
     switch try peek() {
     case UInt8(ascii: "{"):
-      try readDynamicObject { reader, _ throws(JSONError) in try reader.skipValue() }
+      if checkingDuplicateKeys {
+        try readDynamicObject { reader, _ throws(JSONError) in
+          try reader.skipValue(checkingDuplicateKeys: true)
+        }
+      } else {
+        try readMembers { reader, _ throws(JSONError) in
+          try reader.skipValue(checkingDuplicateKeys: false)
+        }
+      }
     case UInt8(ascii: "["):
-      try readArray { reader throws(JSONError) in try reader.skipValue() }
+      try readArray { reader throws(JSONError) in
+        try reader.skipValue(checkingDuplicateKeys: checkingDuplicateKeys)
+      }
     case UInt8(ascii: "\""):
       _ = try scanString()
     case UInt8(ascii: "t"), UInt8(ascii: "f"):

@@ -46,6 +46,20 @@ public struct JSONReader {
     return result
   }
 
+  /// Runs `body` on a reader placed at `range.lowerBound` of `bytes`, and requires that the
+  /// value it reads ends at `range.upperBound`. Offsets in errors count from the start of
+  /// `bytes`, so they point into the whole file.
+  public static func read<Result>(
+    _ bytes: UnsafeBufferPointer<UInt8>, valueAt range: Range<Int>,
+    _ body: (inout JSONReader) throws(JSONError) -> Result
+  ) throws(JSONError) -> Result {
+    var reader = JSONReader(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]))
+    reader.position = range.lowerBound
+    let result = try body(&reader)
+    try reader.finish()
+    return result
+  }
+
   /// Requires that only whitespace remains.
   public mutating func finish() throws(JSONError) {
     skipWhitespace()

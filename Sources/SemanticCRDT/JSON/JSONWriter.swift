@@ -19,6 +19,21 @@ public struct JSONWriter: Sendable {
   /// The bytes written so far.
   public var bytes: [UInt8] { storage }
 
+  /// The number of bytes written so far.
+  public var count: Int { storage.count }
+
+  /// Replaces already-written bytes starting at `offset`, for a fixed-width placeholder (a
+  /// checksum) whose value is known only after what follows it is written.
+  public mutating func overwrite(at offset: Int, with replacement: some Collection<UInt8>) {
+    precondition(offset >= 0 && offset + replacement.count <= storage.count)
+    storage.replaceSubrange(offset..<offset + replacement.count, with: replacement)
+  }
+
+  /// Calls `body` with the bytes written so far.
+  public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    storage.withUnsafeBufferPointer(body)
+  }
+
   /// Writes one value with its ``JSONWritable`` conformance and returns the bytes.
   public static func encode<Value: JSONWritable>(_ value: Value, capacity: Int = 4096) -> [UInt8] {
     var writer = JSONWriter(capacity: capacity)

@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The few POSIX calls a crash-safe save needs, with errors as text.
+enum FileIO {
+  struct Failure: Error {
+    let reason: String
+
+    init(_ action: String, _ path: String, errno code: Int32 = errno) {
+      reason = "\(action) \(path): \(String(cString: strerror(code)))"
+    }
+  }
+
+  /// The whole file, or `nil` when there is no file at `path`.
+  static func readFile(_ path: String) throws(Failure) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    if descriptor < 0 {
+      if errno == ENOENT { return nil }
+      throw Failure("cannot open", path)
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw Failure("cannot stat", path) }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw Failure("not a regular file:", path, errno: EISDIR)
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(Int(info.st_size))
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw Failure("cannot read", path)
+      }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  /// Replaces the file at `path` with `bytes` so that a crash at any moment leaves either the
+  /// old file or the new one: write a temporary file in the same folder (owner read/write
+  /// only), flush it to disk, rename it over `path`, flush the folder.
+  static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    let temporary =
+      (folder.isEmpty ? "" : folder + "/") + temporaryPrefix(for: name)
+      + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw Failure("cannot create", temporary) }
+    var renamed = false
+    defer { if !renamed { unlink(temporary) } }
+    do {
+      defer { close(descriptor) }
+      guard fchmod(descriptor, 0o600) == 0 else { throw Failure("cannot restrict", temporary) }
+      try writeAll(bytes, to: descriptor, path: temporary)
+      guard flush(descriptor) == 0 else { throw Failure("cannot flush", temporary) }
+    }
+    guard rename(temporary, path) == 0 else { throw Failure("cannot rename over", path) }
+    renamed = true
+    let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
+    guard folderDescriptor >= 0 else { throw Failure("cannot open folder", folder) }
+    defer { close(folderDescriptor) }
+    guard fsync(folderDescriptor) == 0 else { throw Failure("cannot flush folder", folder) }
+  }
+
+  /// Temporary files of `name` start with this; what a crash left behind can be found by it.
+  static func temporaryPrefix(for name: String) -> String { ".\(name)." }
+
+  /// Removes temporary files a crashed save of `path` left in its folder.
+  static func removeLeftovers(of path: String) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let prefix = temporaryPrefix(for: (path as NSString).lastPathComponent)
+    let entries =
+      (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+    for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+      unlink((folder.isEmpty ? "" : folder + "/") + entry)
+    }
+  }
+
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Failure)
+  {
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes {
+        write(descriptor, $0.baseAddress! + written, $0.count - written)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw Failure("cannot write", path)
+      }
+      written += count
+    }
+  }
+
+  /// Flushes a file's data to the device. On Apple platforms `fsync` only reaches the drive's
+  /// cache; `F_FULLFSYNC` reaches the medium.
+  private static func flush(_ descriptor: Int32) -> Int32 {
+    #if canImport(Darwin)
+      if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+    #endif
+    return fsync(descriptor)
+  }
+}

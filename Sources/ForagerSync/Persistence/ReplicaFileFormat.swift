@@ -1,0 +1,348 @@
+import Foundation
+import SemanticCRDT
+
+/// The wall-clock reading of a replica's hybrid clock: the greatest (milliseconds, logical)
+/// it has issued or observed. Stored so a reopened replica never issues a smaller timestamp.
+public struct ClockReading: Hashable, Sendable {
+  public let wallMilliseconds: UInt64
+  public let logical: UInt32
+
+  public init(wallMilliseconds: UInt64, logical: UInt32) {
+    self.wallMilliseconds = wallMilliseconds
+    self.logical = logical
+  }
+}
+
+/// What one replica file holds, as read: the state and the envelope around it.
+public struct ReplicaFileContents: Sendable {
+  /// The household state.
+  public var state: HouseholdState
+  /// The member whose device this replica is.
+  public var member: MemberID
+  /// The replica id (incarnation) that saved the file.
+  public var replica: ReplicaID
+  /// The saving replica's clock; `nil` for a replica that never ticked, or a format-1 file.
+  public var clock: ClockReading?
+  /// The format the file was written in; ``ReplicaFileFormat/current`` once saved again.
+  public let format: Int
+  /// Fields of the envelope that this build does not know, carried back on save.
+  var carriedFields: [String: [UInt8]]
+
+  /// Contents for `replica`, to be saved in the current format.
+  public init(_ replica: HouseholdReplica) {
+    state = replica.state
+    member = replica.member
+    self.replica = replica.replicaID
+    clock = replica.clock.latest.map {
+      ClockReading(wallMilliseconds: $0.wallMilliseconds, logical: $0.logical)
+    }
+    format = ReplicaFileFormat.current
+    carriedFields = replica.carriedFields
+  }
+
+  init(
+    state: HouseholdState, member: MemberID, replica: ReplicaID, clock: ClockReading?,
+    format: Int, carriedFields: [String: [UInt8]]
+  ) {
+    self.state = state
+    self.member = member
+    self.replica = replica
+    self.clock = clock
+    self.format = format
+    self.carriedFields = carriedFields
+  }
+
+  /// Names of envelope fields this build does not know and will write back unchanged.
+  public var carriedFieldNames: [String] { carriedFields.keys.sorted() }
+}
+
+/// The bytes of a replica file (docs/format.md, "Replica files").
+///
+/// Format 2, written by this build:
+///
+/// ```json
+/// {"format":2,"checksum":"crc32:1c291ca3","content":{"clock":[1733788800000,3],
+///  "household":"…","member":"…","normalizer":2,"replica":"k3v7…","state":{…}}}
+/// ```
+///
+/// The checksum covers the bytes of `content` exactly as stored, so any damage to the
+/// envelope or the state is caught before either is trusted. Fields of `content` that this
+/// build does not know are kept and written back. Format 1 (flat envelope, checksum of the
+/// state only, no clock) is read and migrated.
+public enum ReplicaFileFormat {
+  /// The format this build writes.
+  public static let current = 2
+
+  // MARK: Writing
+
+  /// The file bytes for `contents`. Equal contents give identical bytes.
+  ///
+  /// - Complexity: O(size of the state).
+  public static func encode(_ contents: ReplicaFileContents) -> [UInt8] {
+    var writer = JSONWriter(capacity: 1 << 16)
+    writer.beginObject()
+    writer.field("format", current)
+    writer.key("checksum")
+    let checksumOffset = writer.count + 1
+    writer.string(CRC32.label(0))
+    writer.key("content")
+    let contentStart = writer.count
+    writeContent(contents, to: &writer)
+    let contentEnd = writer.count
+    writer.endObject()
+    let checksum = writer.withBytes {
+      CRC32.checksum(UnsafeBufferPointer(rebasing: $0[contentStart..<contentEnd]))
+    }
+    writer.overwrite(at: checksumOffset, with: Array(CRC32.label(checksum).utf8))
+    return writer.bytes
+  }
+
+  private static let knownContentFields = [
+    "clock", "household", "member", "normalizer", "replica", "state",
+  ]
+
+  private static func writeContent(_ contents: ReplicaFileContents, to writer: inout JSONWriter) {
+    let names = (knownContentFields + contents.carriedFields.keys).sorted {
+      $0.utf8.lexicographicallyPrecedes($1.utf8)
+    }
+    writer.beginObject()
+    for name in names {
+      switch name {
+      case "clock":
+        writer.key("clock")
+        if let clock = contents.clock {
+          writer.beginArray()
+          writer.unsigned(clock.wallMilliseconds)
+          writer.unsigned(UInt64(clock.logical))
+          writer.endArray()
+        } else {
+          writer.null()
+        }
+      case "household": writer.field("household", contents.state.householdID)
+      case "member": writer.field("member", contents.member)
+      case "normalizer": writer.field("normalizer", contents.state.normalizerVersion)
+      case "replica": writer.field("replica", contents.replica)
+      case "state": writer.field("state", contents.state)
+      default:
+        writer.key(name)
+        writer.raw(contents.carriedFields[name]!)
+      }
+    }
+    writer.endObject()
+  }
+
+  // MARK: Reading
+
+  /// Reads file bytes, verifying the checksum before trusting any of the content.
+  ///
+  /// - Parameter file: Named in errors; nothing is read from it.
+  /// - Throws: ``StoreError`` saying what is wrong, with the byte offset where there is one.
+  /// - Complexity: O(size of the file).
+  public static func decode(_ bytes: [UInt8], file: URL) throws(StoreError) -> ReplicaFileContents {
+    try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
+      let sections = try Sections(buffer, file: file)
+      switch sections.format {
+      case 2: return try sections.decodeFormat2()
+      case 1: return try sections.decodeFormat1()
+      case let newer where newer > current:
+        throw StoreError(file: file, problem: .newerFormat(found: newer, supported: current))
+      case let unknown:
+        throw StoreError(file: file, problem: .unknownFormat(unknown))
+      }
+    }
+  }
+}
+
+/// The top level of a file: its format number and where each other member's value lies.
+/// Every future format keeps `{"format": n, …}` at the top, so a file of a newer format is
+/// recognized as such rather than as damage.
+private struct Sections {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let file: URL
+  let format: Int
+  let ranges: [String: Range<Int>]
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>, file: URL) throws(StoreError) {
+    self.bytes = bytes
+    self.file = file
+    var format: Int?
+    var ranges: [String: Range<Int>] = [:]
+    do {
+      try JSONReader.read(bytes) { reader throws(JSONError) in
+        try reader.readDynamicObject { reader, key throws(JSONError) in
+          if key == "format" {
+            format = try reader.read(Int.self)
+          } else {
+            ranges[key] = try reader.skipValue()
+          }
+        }
+      }
+    } catch {
+      throw StoreError(file: file, problem: .malformed(error))
+    }
+    guard let format else {
+      throw StoreError(file: file, problem: .malformed(JSONError(.missingKey("format"), at: 0)))
+    }
+    self.format = format
+    self.ranges = ranges
+  }
+
+  /// Requires exactly `names` besides `format`.
+  func require(_ names: Set<String>) throws(StoreError) {
+    if let extra = ranges.keys.filter({ !names.contains($0) }).min() {
+      throw malformed(JSONError(.unknownKey(extra), at: ranges[extra]!.lowerBound))
+    }
+    if let missing = names.filter({ ranges[$0] == nil }).min() {
+      throw malformed(JSONError(.missingKey(missing), at: 0))
+    }
+  }
+
+  func malformed(_ error: JSONError) -> StoreError {
+    StoreError(file: file, problem: .malformed(error))
+  }
+
+  func invalid(_ error: JSONError) -> StoreError {
+    StoreError(file: file, problem: .invalidContent(error))
+  }
+
+  /// Reads the value of `name` with `body`; errors become `malformed` or `invalidContent`.
+  func read<Value>(
+    _ name: String, invalidAs problem: (JSONError) -> StoreError,
+    _ body: (inout JSONReader) throws(JSONError) -> Value
+  ) throws(StoreError) -> Value {
+    do {
+      return try JSONReader.read(bytes, valueAt: ranges[name]!, body)
+    } catch {
+      throw problem(error)
+    }
+  }
+
+  func checksum(of name: String) -> UInt32 {
+    CRC32.checksum(UnsafeBufferPointer(rebasing: bytes[ranges[name]!]))
+  }
+
+  func decodeFormat2() throws(StoreError) -> ReplicaFileContents {
+    try require(["checksum", "content"])
+    let stored = try read("checksum", invalidAs: malformed) { reader throws(JSONError) in
+      try reader.readString()
+    }
+    let computed = CRC32.label(checksum(of: "content"))
+    guard stored == computed else {
+      throw StoreError(file: file, problem: .checksumMismatch(stored: stored, computed: computed))
+    }
+    let contentStart = ranges["content"]!.lowerBound
+    let contents = try read("content", invalidAs: invalid) { reader throws(JSONError) in
+      try Self.readContent(&reader)
+    }
+    try checkEnvelope(
+      contents, household: contents.envelopeHousehold,
+      normalizer: contents.envelopeNormalizer, at: contentStart)
+    return contents.contents
+  }
+
+  private static let contentFields = JSONFields(
+    "clock", "household", "member", "normalizer", "replica", "state")
+
+  private struct Content {
+    let contents: ReplicaFileContents
+    let envelopeHousehold: HouseholdID
+    let envelopeNormalizer: NormalizerVersion
+  }
+
+  private static func readContent(_ reader: inout JSONReader) throws(JSONError) -> Content {
+    var clock: ClockReading??
+    var household: HouseholdID?
+    var member: MemberID?
+    var normalizer: NormalizerVersion?
+    var replica: ReplicaID?
+    var state: HouseholdState?
+    var carried: [String: [UInt8]] = [:]
+    try reader.readObject(
+      contentFields,
+      { reader, field throws(JSONError) in
+        switch field {
+        case 0:
+          clock =
+            try reader.readNull()
+            ? .some(nil)
+            : try reader.readTuple { reader throws(JSONError) in
+              let wall = try reader.read(UInt64.self)
+              try reader.nextElement()
+              return ClockReading(wallMilliseconds: wall, logical: try reader.read(UInt32.self))
+            }
+        case 1: household = try reader.read()
+        case 2: member = try reader.read()
+        case 3: normalizer = try reader.read()
+        case 4: replica = try reader.read()
+        default: state = try reader.read()
+        }
+      },
+      unknown: { reader, name throws(JSONError) in
+        carried[name] = try reader.readRawValue()
+      })
+    return Content(
+      contents: ReplicaFileContents(
+        state: state!, member: member!, replica: replica!, clock: clock!, format: 2,
+        carriedFields: carried),
+      envelopeHousehold: household!, envelopeNormalizer: normalizer!)
+  }
+
+  private func checkEnvelope(
+    _ contents: Content, household: HouseholdID, normalizer: NormalizerVersion, at offset: Int
+  ) throws(StoreError) {
+    let state = contents.contents.state
+    if household != state.householdID {
+      throw invalid(
+        JSONError(
+          .invalidValue(
+            "the envelope names household \(household) but the state holds \(state.householdID)"),
+          at: offset))
+    }
+    if normalizer != state.normalizerVersion {
+      throw invalid(
+        JSONError(
+          .invalidValue(
+            "the envelope names normalizer v\(normalizer.rawValue) but the state is keyed by "
+              + "v\(state.normalizerVersion.rawValue)"), at: offset))
+    }
+  }
+
+  /// Format 1 (the first draft of this store, superseded before release): a flat envelope
+  /// `{"format":1,"household","member","normalizer","replica","state","stateCRC32"}` whose
+  /// integer checksum covers only the state, and no clock. Read and migrated: the clock is
+  /// rebuilt from the state's greatest timestamp when the replica opens.
+  func decodeFormat1() throws(StoreError) -> ReplicaFileContents {
+    try require(["household", "member", "normalizer", "replica", "state", "stateCRC32"])
+    let stored = try read("stateCRC32", invalidAs: malformed) { reader throws(JSONError) in
+      try reader.read(UInt32.self)
+    }
+    let computed = checksum(of: "state")
+    guard stored == computed else {
+      throw StoreError(
+        file: file,
+        problem: .checksumMismatch(stored: CRC32.label(stored), computed: CRC32.label(computed)))
+    }
+    let state = try read("state", invalidAs: invalid) { reader throws(JSONError) in
+      try reader.read(HouseholdState.self)
+    }
+    let household = try read("household", invalidAs: invalid) { reader throws(JSONError) in
+      try reader.read(HouseholdID.self)
+    }
+    let normalizer = try read("normalizer", invalidAs: invalid) { reader throws(JSONError) in
+      try reader.read(NormalizerVersion.self)
+    }
+    let contents = ReplicaFileContents(
+      state: state,
+      member: try read("member", invalidAs: invalid) { reader throws(JSONError) in
+        try reader.read(MemberID.self)
+      },
+      replica: try read("replica", invalidAs: invalid) { reader throws(JSONError) in
+        try reader.read(ReplicaID.self)
+      },
+      clock: nil, format: 1, carriedFields: [:])
+    try checkEnvelope(
+      Content(contents: contents, envelopeHousehold: household, envelopeNormalizer: normalizer),
+      household: household, normalizer: normalizer, at: 0)
+    return contents
+  }
+}

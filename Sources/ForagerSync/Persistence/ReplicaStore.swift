@@ -1,0 +1,114 @@
+import Foundation
+import SemanticCRDT
+
+/// One replica's file: open it at launch, save it after changes.
+///
+/// - Saving is atomic and durable: a crash at any moment leaves the previous file or the new
+///   one, never a torn one, and the file is readable and writable by its owner only.
+/// - Opening a missing file gives an empty replica (first launch). Opening a damaged file, a
+///   file of another household or one written by a newer build throws a ``StoreError`` and
+///   leaves the file exactly as it was.
+/// - **Every open takes a fresh replica id (an incarnation).** A file may be an older copy of
+///   itself (a restored backup, a reinstall that kept an old file); a replica continuing from
+///   it under its old id would reissue dots its peers have already seen, and they would
+///   discard the new writes as known. A fresh id cannot collide. Its cost, one version-vector
+///   entry per session that writes, is discussed in docs/decisions/0006.
+/// - Fields of the file's envelope that this build does not know (a newer build wrote them)
+///   travel with the opened replica and are written back on save.
+///
+/// One process owns a replica file at a time; replicas of other devices live in other files.
+public struct ReplicaStore: Sendable {
+  /// The replica's file.
+  public let fileURL: URL
+
+  public init(fileURL: URL) {
+    self.fileURL = fileURL
+  }
+
+  /// The file's contents as stored, or `nil` when there is no file. Opens no replica and mints
+  /// nothing: for inspecting files.
+  public func read() throws(StoreError) -> ReplicaFileContents? {
+    let bytes: [UInt8]?
+    do {
+      bytes = try FileIO.readFile(fileURL.path)
+    } catch {
+      throw StoreError(file: fileURL, problem: .unreadable(error.reason))
+    }
+    guard let bytes else { return nil }
+    return try ReplicaFileFormat.decode(bytes, file: fileURL)
+  }
+
+  /// Opens the replica of this device for `household`, under a fresh replica id.
+  ///
+  /// - Parameters:
+  ///   - member: The device's member, used when there is no file yet; an existing file keeps
+  ///     the member it records.
+  ///   - wallClock: The clock for new timestamps. The replica's clock resumes after both the
+  ///     clock reading stored in the file and the greatest timestamp in the state, so nothing
+  ///     it writes sorts before what the file already holds.
+  /// - Throws: ``StoreError``; the file is never modified by opening (temporary files left by
+  ///   a crashed save are removed).
+  public func open(household: HouseholdID, member: MemberID, wallClock: WallClock = .system)
+    throws(StoreError) -> HouseholdReplica
+  {
+    let incarnation = Self.mintReplicaID()
+    guard let contents = try read() else {
+      return HouseholdReplica(
+        joining: household, member: member, replica: incarnation, wallClock: wallClock)
+    }
+    FileIO.removeLeftovers(of: fileURL.path)
+    guard contents.state.householdID == household else {
+      throw StoreError(
+        file: fileURL,
+        problem: .differentHousehold(expected: household, found: contents.state.householdID))
+    }
+    guard contents.state.normalizerVersion <= .current else {
+      throw StoreError(
+        file: fileURL,
+        problem: .newerNormalizer(found: contents.state.normalizerVersion, supported: .current))
+    }
+    var latest = contents.clock.map { ($0.wallMilliseconds, $0.logical) }
+    if let greatest = contents.state.greatestTimestamp {
+      let observed = (greatest.wallMilliseconds, greatest.logical)
+      if latest.map({ $0 < observed }) ?? true { latest = observed }
+    }
+    let clock = HybridClock(
+      replica: incarnation, wallClock: wallClock,
+      latest: latest.map { (wallMilliseconds: $0.0, logical: $0.1) })
+    var replica = HouseholdReplica(state: contents.state, member: contents.member, clock: clock)
+    replica.carriedFields = contents.carriedFields
+    return replica
+  }
+
+  /// Saves `replica` atomically in the current format.
+  ///
+  /// - Complexity: O(size of the state), plus two `fsync`s.
+  public func save(_ replica: HouseholdReplica) throws(StoreError) {
+    let bytes = ReplicaFileFormat.encode(ReplicaFileContents(replica))
+    do {
+      try FileIO.writeAtomically(bytes, to: fileURL.path)
+    } catch {
+      throw StoreError(file: fileURL, problem: .writeFailed(error.reason))
+    }
+  }
+
+  /// A new random replica id: 13 characters of base-32 (64 random bits), short enough to be
+  /// stored inline in a Swift string. Two devices of one household picking the same id is
+  /// about as likely as 10,000 sessions colliding with probability 3 × 10⁻¹².
+  public static func mintReplicaID() -> ReplicaID {
+    var generator = SystemRandomNumberGenerator()
+    return mintReplicaID(using: &generator)
+  }
+
+  /// A new replica id drawn from `generator` (for deterministic simulations).
+  public static func mintReplicaID(using generator: inout some RandomNumberGenerator) -> ReplicaID {
+    let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
+    var bits = generator.next()
+    var text = ""
+    for _ in 0..<13 {
+      text.append(alphabet[Int(bits & 31)])
+      bits >>= 5
+    }
+    return ReplicaID(text)
+  }
+}

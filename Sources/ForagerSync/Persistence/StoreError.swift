@@ -1,0 +1,69 @@
+import Foundation
+import SemanticCRDT
+
+/// Why a replica file could not be read or written. It names the file; where the problem has a
+/// place in the file, ``offset`` gives the byte. A load that throws leaves the file exactly as
+/// it was.
+public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong.
+  public enum Problem: Equatable, Sendable {
+    /// The file exists but cannot be read (permissions, a folder in its place, an I/O error).
+    case unreadable(String)
+    /// The bytes are not JSON, or not the file's shape: truncated, corrupted, another file.
+    case malformed(JSONError)
+    /// The content does not match the checksum stored with it: the file was damaged.
+    case checksumMismatch(stored: String, computed: String)
+    /// A newer build wrote this file; this build does not know its format.
+    case newerFormat(found: Int, supported: Int)
+    /// A format number no build ever wrote.
+    case unknownFormat(Int)
+    /// The file holds another household's replica.
+    case differentHousehold(expected: HouseholdID, found: HouseholdID)
+    /// A newer build keyed the records with a normalizer this build does not have.
+    case newerNormalizer(found: NormalizerVersion, supported: NormalizerVersion)
+    /// The checksum holds but the content breaks the model's rules (a build with a bug wrote
+    /// it, or the envelope and the state disagree).
+    case invalidContent(JSONError)
+    /// Saving failed; the previous file, if any, is unchanged.
+    case writeFailed(String)
+  }
+
+  /// The file.
+  public let file: URL
+  /// What is wrong.
+  public let problem: Problem
+
+  public init(file: URL, problem: Problem) {
+    self.file = file
+    self.problem = problem
+  }
+
+  /// The byte offset of the problem in the file, where it has one.
+  public var offset: Int? {
+    switch problem {
+    case .malformed(let error), .invalidContent(let error): error.offset
+    default: nil
+    }
+  }
+
+  public var description: String {
+    let detail: String
+    switch problem {
+    case .unreadable(let reason): detail = "cannot be read: \(reason)"
+    case .malformed(let error): detail = "is not a replica file: \(error)"
+    case .checksumMismatch(let stored, let computed):
+      detail = "is damaged: its checksum says \(stored) but its content gives \(computed)"
+    case .newerFormat(let found, let supported):
+      detail = "was written by a newer build (format \(found); this build reads up to \(supported))"
+    case .unknownFormat(let found): detail = "has format \(found), which no build writes"
+    case .differentHousehold(let expected, let found):
+      detail = "belongs to household \(found), not \(expected)"
+    case .newerNormalizer(let found, let supported):
+      detail =
+        "was keyed by normalizer v\(found.rawValue); this build has up to v\(supported.rawValue)"
+    case .invalidContent(let error): detail = "holds an invalid replica: \(error)"
+    case .writeFailed(let reason): detail = "could not be saved: \(reason)"
+    }
+    return "\(file.path) \(detail)"
+  }
+}
