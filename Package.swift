@@ -22,6 +22,11 @@ let package = Package(
       dependencies: ["ForagerSync", "CRDTTestSupport"],
       path: "Tests/ForagerTestSupport"
     ),
+    .executableTarget(
+      name: "StoreCrashWorker",
+      dependencies: ["ForagerSync", "ForagerTestSupport"],
+      path: "Tests/StoreCrashWorker"
+    ),
     .testTarget(
       name: "SemanticCRDTTests",
       dependencies: ["SemanticCRDT", "CRDTTestSupport"],
@@ -29,7 +34,9 @@ let package = Package(
     ),
     .testTarget(
       name: "ForagerSyncTests",
-      dependencies: ["ForagerSync", "SemanticCRDT", "CRDTTestSupport", "ForagerTestSupport"],
+      dependencies: [
+        "ForagerSync", "SemanticCRDT", "CRDTTestSupport", "ForagerTestSupport", "StoreCrashWorker",
+      ],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(

@@ -1,0 +1,104 @@
+import CRDTTestSupport
+import ForagerTestSupport
+import Foundation
+import SemanticCRDT
+import Testing
+
+@testable import ForagerSync
+
+/// Thousands of random mutations of valid replica files: every decode either succeeds with
+/// every invariant holding, or throws a `StoreError` whose offset lies inside the file. Half
+/// the mutations re-stamp the checksum, so the damage reaches the content's reader instead of
+/// stopping at the checksum.
+///
+/// `FORAGER_PROPERTY_ITERATIONS` sets the count (default 10,000); `FORAGER_SEED` replays.
+@Suite struct ReplicaFileFuzzTests {
+  static let prefix = Array(#"{"format":2,"checksum":"crc32:00000000","content":"#.utf8)
+
+  static func content(of file: [UInt8]) -> [UInt8] { Array(file[prefix.count..<(file.count - 1)]) }
+
+  static func file(content: [UInt8]) -> [UInt8] {
+    Array(#"{"format":2,"checksum":""#.utf8) + Array(CRC32.label(CRC32.checksum(content)).utf8)
+      + Array(#"","content":"#.utf8) + content + [UInt8(ascii: "}")]
+  }
+
+  static func mutate(_ bytes: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+    var bytes = bytes
+    guard !bytes.isEmpty else { return [UInt8(ascii: "{")] }
+    let position = random.int(in: 0..<bytes.count)
+    switch random.int(in: 0..<7) {
+    case 0: bytes[position] ^= 1 << UInt8(random.int(in: 0..<8))
+    case 1: bytes.removeSubrange(position...)
+    case 2:
+      let inserted = (0..<random.int(in: 1...8)).map { _ in UInt8(truncatingIfNeeded: random.next())
+      }
+      bytes.insert(contentsOf: inserted, at: position)
+    case 3:
+      let other = random.int(in: 0..<bytes.count)
+      bytes.swapAt(position, other)
+    case 4:
+      let end = min(bytes.count, position + random.int(in: 1...64))
+      bytes.insert(contentsOf: bytes[position..<end], at: end)
+    case 5:
+      let end = min(bytes.count, position + random.int(in: 1...64))
+      bytes.removeSubrange(position..<end)
+    default:
+      bytes[position] = random.pick(Array("{}[],:\"\\0-9e.tfn ".utf8))
+    }
+    return bytes
+  }
+
+  @Test(.timeLimit(.minutes(5)))
+  func damagedFilesAreRefusedOrSound() {
+    let iterations = PropertyEnvironment.iterations(default: 10_000)
+    let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
+    var random = SplitMix64(seed: seed)
+    let originals = (0..<4).map { index in
+      ReplicaFileFormat.encode(
+        ReplicaFileContents(
+          RandomHousehold.replicas(seed: UInt64(index) * 31 + 1, operations: 15)[0]))
+    }
+    let url = URL(fileURLWithPath: "/fuzz/replica.json")
+    var outcomes: [String: Int] = [:]
+    for iteration in 0..<iterations {
+      let original = random.pick(originals)
+      var damaged: [UInt8]
+      let restamp = random.chance(0.5)
+      if restamp {
+        damaged = Self.content(of: original)
+        for _ in 0..<random.int(in: 1...3) { damaged = Self.mutate(damaged, &random) }
+        damaged = Self.file(content: damaged)
+      } else {
+        damaged = original
+        for _ in 0..<random.int(in: 1...3) { damaged = Self.mutate(damaged, &random) }
+      }
+      do {
+        let contents = try ReplicaFileFormat.decode(damaged, file: url)
+        let violations = contents.state.invariantViolations()
+        #expect(violations.isEmpty, "seed \(seed), iteration \(iteration): \(violations)")
+        outcomes["decoded", default: 0] += 1
+      } catch {
+        #expect(error.file == url)
+        if let offset = error.offset {
+          #expect(
+            (0...damaged.count).contains(offset),
+            "seed \(seed), iteration \(iteration): offset \(offset) outside \(damaged.count) bytes")
+        }
+        outcomes[Self.kind(of: error.problem), default: 0] += 1
+      }
+    }
+    // Every stage of the reader must be reached, or the test proves little.
+    for stage in ["decoded", "checksum", "malformed", "invalid content"] {
+      #expect(outcomes[stage, default: 0] >= iterations / 100, "seed \(seed): \(outcomes)")
+    }
+  }
+
+  static func kind(of problem: StoreError.Problem) -> String {
+    switch problem {
+    case .checksumMismatch: "checksum"
+    case .malformed: "malformed"
+    case .invalidContent: "invalid content"
+    default: "other"
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import CRDTTestSupport
+import ForagerSync
+import ForagerTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Kills a process that saves in a loop with SIGKILL at random moments: after every kill the
+/// file loads, its checksum holds, and it is exactly the last state the process acknowledged
+/// saving or the one it was saving.
+///
+/// `FORAGER_CRASH_KILLS` sets the number of kills (default 20); `FORAGER_SEED` replays.
+@Suite struct StoreCrashTests {
+  static var productsDirectory: URL {
+    #if os(macOS)
+      for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        return bundle.bundleURL.deletingLastPathComponent()
+      }
+    #endif
+    return Bundle.main.bundleURL
+  }
+
+  @Test(.timeLimit(.minutes(5)))
+  func killedMidSaveLeavesAWholeFile() throws {
+    let kills = Int(ProcessInfo.processInfo.environment["FORAGER_CRASH_KILLS"] ?? "") ?? 20
+    let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
+    var random = SplitMix64(seed: seed)
+    let worker = Self.productsDirectory.appendingPathComponent("StoreCrashWorker")
+    try #require(
+      FileManager.default.isExecutableFile(atPath: worker.path), "no worker at \(worker.path)")
+    let folder = TemporaryFolder("crash")
+    let file = folder.file("replica.json")
+    var previous = 0
+    for round in 0..<kills {
+      let process = Process()
+      process.executableURL = worker
+      process.arguments = [file.path]
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      usleep(UInt32(random.int(in: 30_000...250_000)))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .split(separator: "\n")
+      try #require(
+        !lines.contains { !$0.hasPrefix("saved ") },
+        "seed \(seed), kill \(round): worker said \(lines)")
+      let acknowledged = lines.last.flatMap { Int($0.dropFirst("saved ".count)) } ?? previous
+
+      let contents: ReplicaFileContents?
+      do {
+        contents = try ReplicaStore(fileURL: file).read()
+      } catch {
+        Issue.record("seed \(seed), kill \(round): \(error)")
+        return
+      }
+      let steps = contents.map { CrashWorkload.steps(of: $0.state) } ?? 0
+      #expect(
+        steps == acknowledged || steps == acknowledged + 1,
+        "seed \(seed), kill \(round): file holds step \(steps), last acknowledged \(acknowledged)")
+      if let contents {
+        #expect(
+          contents.state == CrashWorkload.replica(afterSteps: steps).state,
+          "seed \(seed), kill \(round): the file is not the state of step \(steps)")
+      }
+      previous = steps
+    }
+    #expect(previous > kills, "seed \(seed): the worker saved too rarely to test anything")
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+      .filter { $0 != "replica.json" }
+    #expect(leftovers.count <= 1, "temporary files pile up: \(leftovers)")
+  }
+}
