@@ -395,6 +395,29 @@ import Testing
     #expect(restored.state == later.state)
   }
 
+  /// What an incarnation costs: a session that writes adds one causal-context entry per map it
+  /// writes to. Measured against the same writes made in one session (docs/decisions/0006).
+  @Test func anIncarnationCostsOneContextEntryPerMapWritten() throws {
+    let folder = TemporaryFolder()
+    let sessions = 100
+    func fileSize(sessions count: Int, name: String) throws -> Int {
+      let store = ReplicaStore(fileURL: folder.file(name))
+      var replica = try store.open(household: Self.household, member: Self.member)
+      for session in 0..<sessions {
+        if count > 1 { replica = try store.open(household: Self.household, member: Self.member) }
+        _ = try replica.getOrCreateCategory(displayName: "Aisle \(session)")
+        try store.save(replica)
+      }
+      return try Data(contentsOf: folder.file(name)).count
+    }
+    let oneSession = try fileSize(sessions: 1, name: "one.json")
+    let manySessions = try fileSize(sessions: sessions, name: "many.json")
+    let perIncarnation = Double(manySessions - oneSession) / Double(sessions - 1)
+    // `,"abcdefghijklm":[[1,1]]` is 24 bytes: one context entry. Counters and logical clocks
+    // stay shorter across many sessions (measured 23.05), so allow a byte either way plus slack.
+    #expect((20...28).contains(perIncarnation), "\(perIncarnation) bytes per incarnation")
+  }
+
   /// The same story with the old replica id reused: the loss the incarnation prevents is real.
   @Test func reusingTheOldReplicaIDWouldLoseWrites() throws {
     let folder = TemporaryFolder()

@@ -120,3 +120,18 @@ import Testing
       String(decoding: JSONWriter.encode(["\u{0}\"\n"]), as: UTF8.self) == #"["\u0000\"\n"]"#)
   }
 }
+
+@Suite struct ScalarOrderTests {
+  @Test func bytesOrderAsScalars() {
+    let samples = [
+      "", "a", "b", "ab", "aa", "é", "e\u{301}", "z", "🍓", "日本", "Z", "a b", "\u{7F}", "\u{80}",
+    ]
+    for a in samples {
+      for b in samples {
+        #expect(
+          a.precedesByScalars(b) == a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars),
+          "\(a.debugDescription) vs \(b.debugDescription)")
+      }
+    }
+  }
+}

@@ -31,7 +31,7 @@ public struct CategoryKey: RawRepresentable, Hashable, Comparable, Codable, Send
 
   /// Orders keys by their text (Unicode scalar order).
   public static func < (lhs: CategoryKey, rhs: CategoryKey) -> Bool {
-    lhs.rawValue.unicodeScalars.lexicographicallyPrecedes(rhs.rawValue.unicodeScalars)
+    lhs.rawValue.precedesByScalars(rhs.rawValue)
   }
 }
 

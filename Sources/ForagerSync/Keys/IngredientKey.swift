@@ -45,7 +45,7 @@ public struct IngredientKey: RawRepresentable, Hashable, Comparable, Codable, Se
 
   /// Orders keys by their text (Unicode scalar order).
   public static func < (lhs: IngredientKey, rhs: IngredientKey) -> Bool {
-    lhs.rawValue.unicodeScalars.lexicographicallyPrecedes(rhs.rawValue.unicodeScalars)
+    lhs.rawValue.precedesByScalars(rhs.rawValue)
   }
 }
 

@@ -38,6 +38,6 @@ public struct RecipeTitleKey: RawRepresentable, Hashable, Comparable, Codable, S
 
   /// Orders keys by their text (Unicode scalar order).
   public static func < (lhs: RecipeTitleKey, rhs: RecipeTitleKey) -> Bool {
-    lhs.rawValue.unicodeScalars.lexicographicallyPrecedes(rhs.rawValue.unicodeScalars)
+    lhs.rawValue.precedesByScalars(rhs.rawValue)
   }
 }

@@ -26,8 +26,15 @@ extension EncodedSibling: Encodable where Value: Encodable {
 
 extension DotKernel {
   /// The entries sorted by key, for deterministic output.
-  func sortedEntries() -> [(key: Key, siblings: DotSiblings<Value>)] where Key: Comparable {
-    entries.sorted { $0.key < $1.key }.map { (key: $0.key, siblings: $0.value) }
+  /// The entries in ascending key order. Sorts dictionary positions by their keys, so no
+  /// value is copied while sorting.
+  func sortedEntries() -> some Sequence<(key: Key, siblings: DotSiblings<Value>)>
+  where Key: Comparable {
+    var positions = Array(entries.keys.indices)
+    let keys = entries.keys
+    positions.sort { keys[$0] < keys[$1] }
+    let entries = entries
+    return positions.lazy.map { (key: keys[$0], siblings: entries.values[$0]) }
   }
 
   /// Rebuilds a kernel from decoded parts and checks it: keys unique, dots unique, every live

@@ -33,7 +33,7 @@ public struct ReplicaID: Hashable, Comparable, Sendable {
   ///
   /// - Complexity: O(*m*) where *m* is the length of the shorter id.
   public static func < (lhs: ReplicaID, rhs: ReplicaID) -> Bool {
-    lhs.rawValue.unicodeScalars.lexicographicallyPrecedes(rhs.rawValue.unicodeScalars)
+    lhs.rawValue.precedesByScalars(rhs.rawValue)
   }
 }
 

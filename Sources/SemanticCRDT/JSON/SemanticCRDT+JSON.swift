@@ -3,6 +3,7 @@
 // docs/format.md), and reads with the same validation, so the two codecs are interchangeable.
 
 extension ReplicaID: JSONCodable {
+  @inlinable
   public func write(to writer: inout JSONWriter) { writer.string(rawValue) }
 
   public init(from reader: inout JSONReader) throws(JSONError) {
@@ -13,6 +14,7 @@ extension ReplicaID: JSONCodable {
 }
 
 extension Dot: JSONCodable {
+  @inlinable
   public func write(to writer: inout JSONWriter) {
     writer.beginArray()
     replica.write(to: &writer)
@@ -32,6 +34,7 @@ extension Dot: JSONCodable {
 }
 
 extension HybridTimestamp: JSONCodable {
+  @inlinable
   public func write(to writer: inout JSONWriter) {
     writer.beginArray()
     writer.unsigned(wallMilliseconds)
@@ -133,6 +136,7 @@ extension GCounter: JSONCodable {
 private let registerFields = JSONFields("timestamp", "value")
 
 extension LWWRegister: JSONWritable where Value: JSONWritable {
+  @inlinable
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("timestamp", timestamp)

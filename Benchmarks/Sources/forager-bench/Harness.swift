@@ -1,0 +1,68 @@
+import Foundation
+
+/// Keeps a value alive so the optimizer cannot drop the work that made it.
+@inline(never)
+func blackHole<T>(_ value: T) {
+  withExtendedLifetime(value) {}
+}
+
+/// One measured row of the results.
+struct Result: Codable {
+  let name: String
+  let n: Int
+  let median_ns: UInt64
+  let min_ns: UInt64
+  let max_ns: UInt64
+  let bytes: Int?
+}
+
+/// A benchmark: a name, a size, and a body that is timed once per run. `prepare` runs before
+/// every timed run, untimed, and hands the body its input.
+struct Benchmark {
+  let name: String
+  let n: Int
+  let run: (_ runs: Int) -> Result
+
+  init<Input>(
+    _ name: String, n: Int, prepare: @escaping () -> Input,
+    bytes: ((Input) -> Int)? = nil, body: @escaping (Input) -> Void
+  ) {
+    self.name = name
+    self.n = n
+    self.run = { runs in
+      let clock = ContinuousClock()
+      var samples: [UInt64] = []
+      var size: Int?
+      for index in 0..<(runs + 1) {
+        let input = prepare()
+        if index == 0, let bytes { size = bytes(input) }
+        let elapsed = clock.measure { body(input) }
+        // The first run warms caches and allocators; it is not counted.
+        if index > 0 {
+          samples.append(
+            UInt64(elapsed.components.seconds) * 1_000_000_000
+              + UInt64(elapsed.components.attoseconds / 1_000_000_000))
+        }
+      }
+      samples.sort()
+      return Result(
+        name: name, n: n, median_ns: samples[samples.count / 2], min_ns: samples.first!,
+        max_ns: samples.last!, bytes: size)
+    }
+  }
+}
+
+/// A size given as 1k, 10k, 100k.
+func label(_ n: Int) -> String {
+  n >= 1000 && n % 1000 == 0 ? "\(n / 1000)k" : "\(n)"
+}
+
+func format(nanoseconds: UInt64) -> String {
+  let value = Double(nanoseconds)
+  switch value {
+  case ..<1_000: return String(format: "%.0f ns", value)
+  case ..<1_000_000: return String(format: "%.1f µs", value / 1_000)
+  case ..<1_000_000_000: return String(format: "%.1f ms", value / 1_000_000)
+  default: return String(format: "%.2f s", value / 1_000_000_000)
+  }
+}
