@@ -103,6 +103,24 @@ struct CodableFixtureTests {
     try check(Self.orSetDelta, fixture: "orset-delta")
   }
 
+  /// The fast codec writes the fixtures' bytes and reads them back to the same values.
+  func checkFast<Value: JSONCodable & Equatable>(_ value: Value, fixture name: String) throws {
+    let url = try #require(
+      Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
+    let fixture = Array(try Data(contentsOf: url))
+    #expect(JSONWriter.encode(value) == fixture, "\(name).json")
+    #expect(try JSONReader.decode(Value.self, from: fixture) == value, "\(name).json")
+  }
+
+  @Test func theFastCodecMatchesTheFixtures() throws {
+    try checkFast(Self.orSet, fixture: "orset")
+    try checkFast(Self.orMap, fixture: "ormap")
+    try checkFast(LWWRegister("Produce", at: Self.stamp(2, 1, Self.phone)), fixture: "lwwregister")
+    try checkFast(Self.mvRegister, fixture: "mvregister")
+    try checkFast(Self.orSet.version, fixture: "versionvector")
+    try checkFast(Self.orSetDelta, fixture: "orset-delta")
+  }
+
   @Test func equalStatesEncodeToIdenticalBytesWhateverTheMergeOrder() throws {
     var a = ORSet<String>()
     var b = ORSet<String>()

@@ -214,6 +214,33 @@ extension JSONReader {
 }
 
 private let collectionFields = JSONFields("context", "entries")
+
+extension JSONReader {
+  /// Reads `{"context": …, "entries": [[key, dots], …]}`, the shape of ORMap and ORSet, with
+  /// `dots` reading one key's live dots, and validates the kernel.
+  mutating func readCausalCollection<Key: JSONReadable, Value>(
+    dots: (inout JSONReader) throws(JSONError) -> [DottedValue<Value>]
+  ) throws(JSONError) -> DotKernel<Key, Value> {
+    let start = offset
+    var context = CausalContext()
+    var decoded: [(key: Key, siblings: [DottedValue<Value>])] = []
+    try readObject(collectionFields) { reader, field throws(JSONError) in
+      if field == 0 {
+        context = try CausalContext(from: &reader)
+        return
+      }
+      try reader.readArray { reader throws(JSONError) in
+        decoded.append(
+          try reader.readTuple { reader throws(JSONError) in
+            let key = try Key(from: &reader)
+            try reader.nextElement()
+            return (key, try dots(&reader))
+          })
+      }
+    }
+    return try kernel(decoded, context: context, startingAt: start)
+  }
+}
 private let multiValueFields = JSONFields("context", "writes")
 
 extension ORMap: JSONWritable where Key: JSONWritable & Comparable, Value: JSONWritable {
@@ -228,26 +255,10 @@ extension ORMap: JSONWritable where Key: JSONWritable & Comparable, Value: JSONW
 
 extension ORMap: JSONReadable where Key: JSONReadable, Value: JSONReadable {
   public init(from reader: inout JSONReader) throws(JSONError) {
-    let start = reader.offset
-    var context = CausalContext()
-    var decoded: [(key: Key, siblings: [DottedValue<Value>])] = []
-    try reader.readObject(collectionFields) { reader, field throws(JSONError) in
-      if field == 0 {
-        context = try CausalContext(from: &reader)
-        return
-      }
-      try reader.readArray { reader throws(JSONError) in
-        decoded.append(
-          try reader.readTuple { reader throws(JSONError) in
-            let key = try Key(from: &reader)
-            try reader.nextElement()
-            return (
-              key, try reader.readSiblings { reader throws(JSONError) in try Value(from: &reader) }
-            )
-          })
-      }
-    }
-    self.init(kernel: try reader.kernel(decoded, context: context, startingAt: start))
+    self.init(
+      kernel: try reader.readCausalCollection { reader throws(JSONError) in
+        try reader.readSiblings { reader throws(JSONError) in try Value(from: &reader) }
+      })
   }
 }
 
@@ -272,25 +283,10 @@ extension ORSet: JSONWritable where Element: JSONWritable & Comparable {
 
 extension ORSet: JSONReadable where Element: JSONReadable {
   public init(from reader: inout JSONReader) throws(JSONError) {
-    let start = reader.offset
-    var context = CausalContext()
-    var decoded: [(key: Element, siblings: [DottedValue<Present>])] = []
-    try reader.readObject(collectionFields) { reader, field throws(JSONError) in
-      if field == 0 {
-        context = try CausalContext(from: &reader)
-        return
-      }
-      try reader.readArray { reader throws(JSONError) in
-        decoded.append(
-          try reader.readTuple { reader throws(JSONError) in
-            let element = try Element(from: &reader)
-            try reader.nextElement()
-            let dots = try [Dot](from: &reader)
-            return (element, dots.map { DottedValue(dot: $0, value: Present()) })
-          })
-      }
-    }
-    self.init(kernel: try reader.kernel(decoded, context: context, startingAt: start))
+    self.init(
+      kernel: try reader.readCausalCollection { reader throws(JSONError) in
+        try [Dot](from: &reader).map { DottedValue(dot: $0, value: Present()) }
+      })
   }
 }
 
