@@ -52,11 +52,13 @@ public struct ReplicaStore: Sendable {
     throws(StoreError) -> HouseholdReplica
   {
     let incarnation = Self.mintReplicaID()
-    guard let contents = try read() else {
+    let stored = try read()
+    // Temporary files of a save that crashed, including one before the first save finished.
+    FileIO.removeLeftovers(of: fileURL.path)
+    guard let contents = stored else {
       return HouseholdReplica(
         joining: household, member: member, replica: incarnation, wallClock: wallClock)
     }
-    FileIO.removeLeftovers(of: fileURL.path)
     guard contents.state.householdID == household else {
       throw StoreError(
         file: fileURL,
