@@ -13,15 +13,6 @@ import Testing
 ///
 /// `FORAGER_PROPERTY_ITERATIONS` sets the count (default 10,000); `FORAGER_SEED` replays.
 @Suite struct ReplicaFileFuzzTests {
-  static let prefix = Array(#"{"format":2,"checksum":"crc32:00000000","content":"#.utf8)
-
-  static func content(of file: [UInt8]) -> [UInt8] { Array(file[prefix.count..<(file.count - 1)]) }
-
-  static func file(content: [UInt8]) -> [UInt8] {
-    Array(#"{"format":2,"checksum":""#.utf8) + Array(CRC32.label(CRC32.checksum(content)).utf8)
-      + Array(#"","content":"#.utf8) + content + [UInt8(ascii: "}")]
-  }
-
   static func mutate(_ bytes: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
     var bytes = bytes
     guard !bytes.isEmpty else { return [UInt8(ascii: "{")] }
@@ -65,9 +56,9 @@ import Testing
       var damaged: [UInt8]
       let restamp = random.chance(0.5)
       if restamp {
-        damaged = Self.content(of: original)
+        damaged = ReplicaFileBytes.content(of: original)
         for _ in 0..<random.int(in: 1...3) { damaged = Self.mutate(damaged, &random) }
-        damaged = Self.file(content: damaged)
+        damaged = ReplicaFileBytes.file(content: damaged)
       } else {
         damaged = original
         for _ in 0..<random.int(in: 1...3) { damaged = Self.mutate(damaged, &random) }

@@ -19,18 +19,6 @@ import Testing
     return (file, replica)
   }
 
-  /// Replaces the content's checksum so a deliberate edit of the content passes it.
-  static func restamp(_ bytes: [UInt8]) -> [UInt8] {
-    let text = String(decoding: bytes, as: UTF8.self)
-    let prefix = #"{"format":2,"checksum":"crc32:00000000","content":"#
-    precondition(text.hasPrefix(#"{"format":2,"checksum":"crc32:"#))
-    let content = Array(bytes[prefix.utf8.count..<(bytes.count - 1)])
-    let label = CRC32.label(CRC32.checksum(content))
-    return Array(#"{"format":2,"checksum":""#.utf8) + Array(label.utf8)
-      + Array(#"","content":"#.utf8)
-      + content + [UInt8(ascii: "}")]
-  }
-
   static func replacing(_ target: String, with replacement: String, in bytes: [UInt8]) -> [UInt8] {
     let text = String(decoding: bytes, as: UTF8.self)
     precondition(text.contains(target), "fixture lacks \(target)")
@@ -171,7 +159,7 @@ import Testing
     BadFile(
       name: "other household", inspectionRefuses: false,
       damage: {
-        restamp(
+        ReplicaFileBytes.restamped(
           replacing(
             RandomHousehold.household.uuid.uuidString, with: "00000000-0000-0000-0000-000000000001",
             in: $0))
@@ -185,7 +173,7 @@ import Testing
     BadFile(
       name: "newer normalizer", inspectionRefuses: false,
       damage: {
-        restamp(
+        ReplicaFileBytes.restamped(
           replacing(
             "\"normalizer\":2", with: "\"normalizer\":9",
             in: replacing("\"normalizerVersion\":2", with: "\"normalizerVersion\":9", in: $0)))
@@ -195,7 +183,9 @@ import Testing
     },
     BadFile(
       name: "envelope and state disagree",
-      damage: { restamp(replacing("\"normalizer\":2", with: "\"normalizer\":1", in: $0)) }
+      damage: {
+        ReplicaFileBytes.restamped(replacing("\"normalizer\":2", with: "\"normalizer\":1", in: $0))
+      }
     ) {
       if case .invalidContent(let error) = $0 {
         error.problem
@@ -206,7 +196,9 @@ import Testing
     },
     BadFile(
       name: "a dot counter of 0",
-      damage: { restamp(replacing("[[\"phone\",1],", with: "[[\"phone\",0],", in: $0)) }
+      damage: {
+        ReplicaFileBytes.restamped(replacing("[[\"phone\",1],", with: "[[\"phone\",0],", in: $0))
+      }
     ) {
       if case .invalidContent(let error) = $0 {
         error.problem == .invalidValue("a dot counter is 0")
@@ -217,7 +209,7 @@ import Testing
     BadFile(
       name: "duplicate key in the state",
       damage: {
-        restamp(
+        ReplicaFileBytes.restamped(
           replacing(
             "\"dissolved\":",
             with: "\"dissolved\":{\"timestamp\":[0,0,\"genesis\"],\"value\":false},\"dissolved\":",
@@ -233,7 +225,7 @@ import Testing
     BadFile(
       name: "unknown field inside a record",
       damage: {
-        restamp(
+        ReplicaFileBytes.restamped(
           replacing("\"roleRegister\":", with: "\"nickname\":\"A\",\"roleRegister\":", in: $0))
       }
     ) {
@@ -301,7 +293,7 @@ import Testing
     let folder = TemporaryFolder()
     let (file, _) = try Self.savedFile(in: folder)
     let unknown = #""routes":{"aisles":[1,2.5,"x"],"z":null},"#
-    let newer = Self.restamp(
+    let newer = ReplicaFileBytes.restamped(
       Self.replacing(
         "\"replica\":", with: unknown + "\"replica\":", in: Array(try Data(contentsOf: file))))
     try Data(newer).write(to: file)

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Rules (all versions): the day is taken in the calendar and time zone the caller passes (the
 /// person's, by default the device's current one) at the time of planning, and stored as a day.
-public struct SlotKey: Hashable, Comparable, Codable, Sendable {
+public struct SlotKey: RawRepresentable, Hashable, Comparable, Codable, Sendable {
   /// The day of the meal.
   public let day: CalendarDay
   /// Which meal of the day.

@@ -31,17 +31,25 @@ enum FileIO {
     guard (info.st_mode & S_IFMT) == S_IFREG else {
       throw Failure("not a regular file:", path, errno: EISDIR)
     }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(Int(info.st_size))
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    // Read straight into a buffer of the file's size; grow it if the file grows meanwhile.
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+    var filled = 0
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if filled == bytes.count {
+        bytes.append(contentsOf: repeatElement(0, count: max(1 << 16, bytes.count)))
+      }
+      let count = bytes.withUnsafeMutableBytes {
+        read(descriptor, $0.baseAddress! + filled, $0.count - filled)
+      }
       if count < 0 {
         if errno == EINTR { continue }
         throw Failure("cannot read", path)
       }
-      if count == 0 { return bytes }
-      bytes.append(contentsOf: chunk[0..<count])
+      if count == 0 {
+        bytes.removeSubrange(filled...)
+        return bytes
+      }
+      filled += count
     }
   }
 

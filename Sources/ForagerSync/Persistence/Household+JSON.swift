@@ -8,17 +8,20 @@ import SemanticCRDT
 extension UUIDIdentifier {
   /// Writes the canonical upper-case text without building a `String`.
   public func write(to writer: inout JSONWriter) {
-    withUnsafeBytes(of: uuid.uuid) { bytes in
-      var text = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
-      let hex = Array("0123456789ABCDEF".utf8)
-      var position = 0
-      for (index, byte) in bytes.enumerated() {
-        if index == 4 || index == 6 || index == 8 || index == 10 { position += 1 }
-        text[position] = hex[Int(byte >> 4)]
-        text[position + 1] = hex[Int(byte & 0xF)]
-        position += 2
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
+      withUnsafeBytes(of: uuid.uuid) { bytes in
+        var position = 0
+        for (index, byte) in bytes.enumerated() {
+          if index == 4 || index == 6 || index == 8 || index == 10 {
+            text[position] = UInt8(ascii: "-")
+            position += 1
+          }
+          text[position] = upperHexDigits[Int(byte >> 4)]
+          text[position + 1] = upperHexDigits[Int(byte & 0xF)]
+          position += 2
+        }
       }
-      text.withUnsafeBufferPointer { writer.string(utf8: $0) }
+      writer.string(utf8: UnsafeBufferPointer(text))
     }
   }
 
@@ -33,27 +36,29 @@ extension UUIDIdentifier {
   }
 }
 
+/// Upper-case hex digits, as `UUID.uuidString` writes them.
+private let upperHexDigits = Array("0123456789ABCDEF".utf8)
+
 extension UUID {
   static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
     guard text.count == 36 else { return nil }
-    var bytes = [UInt8](repeating: 0, count: 16)
-    var position = 0
-    for index in 0..<16 {
-      if index == 4 || index == 6 || index == 8 || index == 10 {
-        guard text[position] == UInt8(ascii: "-") else { return nil }
-        position += 1
+    var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    let parsed = withUnsafeMutableBytes(of: &uuid) { bytes in
+      var position = 0
+      for index in 0..<16 {
+        if index == 4 || index == 6 || index == 8 || index == 10 {
+          guard text[position] == UInt8(ascii: "-") else { return false }
+          position += 1
+        }
+        guard let high = hexValue(text[position]), let low = hexValue(text[position + 1]) else {
+          return false
+        }
+        bytes[index] = high << 4 | low
+        position += 2
       }
-      guard let high = hexValue(text[position]), let low = hexValue(text[position + 1]) else {
-        return nil
-      }
-      bytes[index] = high << 4 | low
-      position += 2
+      return true
     }
-    return UUID(
-      uuid: (
-        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-      ))
+    return parsed ? UUID(uuid: uuid) : nil
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -66,49 +71,11 @@ extension UUID {
   }
 }
 
-/// Keys and enums stored as their raw text.
-private protocol RawTextJSON: JSONCodable {
-  var rawText: String { get }
-  init?(rawText: String)
-}
-
-extension RawTextJSON {
-  public func write(to writer: inout JSONWriter) { writer.string(rawText) }
-
-  public init(from reader: inout JSONReader) throws(JSONError) {
-    let start = reader.offset
-    let text = try reader.readString()
-    guard let value = Self(rawText: text) else {
-      throw JSONError(.invalidValue("\"\(text)\" is not a valid \(Self.self)"), at: start)
-    }
-    self = value
-  }
-}
-
-extension CategoryKey: RawTextJSON {
-  var rawText: String { rawValue }
-  init?(rawText: String) { self.init(rawValue: rawText) }
-}
-
-extension IngredientKey: RawTextJSON {
-  var rawText: String { rawValue }
-  init?(rawText: String) { self.init(rawValue: rawText) }
-}
-
-extension SlotKey: RawTextJSON {
-  var rawText: String { rawValue }
-  init?(rawText: String) { self.init(rawValue: rawText) }
-}
-
-extension SharingScope: RawTextJSON {
-  var rawText: String { rawValue }
-  init?(rawText: String) { self.init(rawValue: rawText) }
-}
-
-extension MemberRole: RawTextJSON {
-  var rawText: String { rawValue }
-  init?(rawText: String) { self.init(rawValue: rawText) }
-}
+extension CategoryKey: JSONCodable {}
+extension IngredientKey: JSONCodable {}
+extension SlotKey: JSONCodable {}
+extension SharingScope: JSONCodable {}
+extension MemberRole: JSONCodable {}
 
 extension NormalizerVersion: JSONCodable {
   public func write(to writer: inout JSONWriter) { rawValue.write(to: &writer) }

@@ -97,12 +97,12 @@ public enum ReplicaFileFormat {
     return writer.bytes
   }
 
-  private static let knownContentFields = [
-    "clock", "household", "member", "normalizer", "replica", "state",
-  ]
+  /// The members of `content` this build knows, in the order it writes them.
+  static let contentFields = JSONFields(
+    "clock", "household", "member", "normalizer", "replica", "state")
 
   private static func writeContent(_ contents: ReplicaFileContents, to writer: inout JSONWriter) {
-    let names = (knownContentFields + contents.carriedFields.keys).sorted {
+    let names = (contentFields.keys + contents.carriedFields.keys).sorted {
       $0.utf8.lexicographicallyPrecedes($1.utf8)
     }
     writer.beginObject()
@@ -235,13 +235,10 @@ private struct Sections {
       try Self.readContent(&reader)
     }
     try checkEnvelope(
-      contents, household: contents.envelopeHousehold,
+      contents.contents.state, household: contents.envelopeHousehold,
       normalizer: contents.envelopeNormalizer, at: contentStart)
     return contents.contents
   }
-
-  private static let contentFields = JSONFields(
-    "clock", "household", "member", "normalizer", "replica", "state")
 
   private struct Content {
     let contents: ReplicaFileContents
@@ -258,7 +255,7 @@ private struct Sections {
     var state: HouseholdState?
     var carried: [String: [UInt8]] = [:]
     try reader.readObject(
-      contentFields,
+      ReplicaFileFormat.contentFields,
       { reader, field throws(JSONError) in
         switch field {
         case 0:
@@ -287,10 +284,11 @@ private struct Sections {
       envelopeHousehold: household!, envelopeNormalizer: normalizer!)
   }
 
+  /// Requires the envelope's household and normalizer to be the state's.
   private func checkEnvelope(
-    _ contents: Content, household: HouseholdID, normalizer: NormalizerVersion, at offset: Int
+    _ state: HouseholdState, household: HouseholdID, normalizer: NormalizerVersion,
+    at offset: Int
   ) throws(StoreError) {
-    let state = contents.contents.state
     if household != state.householdID {
       throw invalid(
         JSONError(
@@ -340,9 +338,7 @@ private struct Sections {
         try reader.read(ReplicaID.self)
       },
       clock: nil, format: 1, carriedFields: [:])
-    try checkEnvelope(
-      Content(contents: contents, envelopeHousehold: household, envelopeNormalizer: normalizer),
-      household: household, normalizer: normalizer, at: 0)
+    try checkEnvelope(state, household: household, normalizer: normalizer, at: 0)
     return contents
   }
 }

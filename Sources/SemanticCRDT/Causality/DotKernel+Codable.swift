@@ -25,8 +25,7 @@ extension EncodedSibling: Encodable where Value: Encodable {
 }
 
 extension DotKernel {
-  /// The entries sorted by key, for deterministic output.
-  /// The entries in ascending key order. Sorts dictionary positions by their keys, so no
+  /// The entries in ascending key order, for deterministic output. Sorts dictionary positions by their keys, so no
   /// value is copied while sorting.
   func sortedEntries() -> some Sequence<(key: Key, siblings: DotSiblings<Value>)>
   where Key: Comparable {
@@ -89,6 +88,7 @@ struct KernelShapeError: Error {
   let description: String
 }
 
+/// The two top-level fields of a causal collection: `context` and `entries`.
 enum CausalCollectionCodingKeys: String, CodingKey {
   case context
   case entries

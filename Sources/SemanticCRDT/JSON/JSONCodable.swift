@@ -70,3 +70,20 @@ extension Array: JSONReadable where Element: JSONReadable {
     self = try reader.readArray(of: Element.self)
   }
 }
+
+extension JSONWritable where Self: RawRepresentable, RawValue == String {
+  /// Keys and string enums are written as their raw text.
+  public func write(to writer: inout JSONWriter) { writer.string(rawValue) }
+}
+
+extension JSONReadable where Self: RawRepresentable, RawValue == String {
+  /// Reads the raw text, refusing text that is not a valid value.
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    let start = reader.offset
+    let text = try reader.readString()
+    guard let value = Self(rawValue: text) else {
+      throw JSONError(.invalidValue("\"\(text)\" is not a valid \(Self.self)"), at: start)
+    }
+    self = value
+  }
+}

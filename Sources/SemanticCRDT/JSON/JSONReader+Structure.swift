@@ -10,6 +10,9 @@ public struct JSONFields: Sendable {
     self.names = names
   }
 
+  /// The keys, in order.
+  public var keys: [String] { names.map { "\($0)" } }
+
   func index(of key: UnsafeBufferPointer<UInt8>, after previous: Int) -> Int? {
     let count = names.count
     var candidate = previous + 1

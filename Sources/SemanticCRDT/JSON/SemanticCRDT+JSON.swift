@@ -162,13 +162,13 @@ extension LWWRegister: JSONReadable where Value: JSONReadable {
 
 // MARK: - Dot-kernel collections
 
-extension DotKernel where Key: Comparable, Value: JSONWritable {
+extension DotKernel where Key: Comparable & JSONWritable, Value: JSONWritable {
   /// Writes `[key, [[dot, value], …]]` per key, ascending by key, dots ascending.
-  func writeEntries(to writer: inout JSONWriter, key writeKey: (Key, inout JSONWriter) -> Void) {
+  func writeEntries(to writer: inout JSONWriter) {
     writer.beginArray()
     for (key, siblings) in sortedEntries() {
       writer.beginArray()
-      writeKey(key, &writer)
+      key.write(to: &writer)
       writer.beginArray()
       for element in siblings.elements {
         writer.beginArray()
@@ -248,7 +248,7 @@ extension ORMap: JSONWritable where Key: JSONWritable & Comparable, Value: JSONW
     writer.beginObject()
     writer.field("context", kernel.context)
     writer.key("entries")
-    kernel.writeEntries(to: &writer) { key, writer in key.write(to: &writer) }
+    kernel.writeEntries(to: &writer)
     writer.endObject()
   }
 }
