@@ -1,4 +1,5 @@
 import Foundation
+import SemanticCRDT
 
 /// How many cases a property runs and which seeds: read from the environment.
 ///

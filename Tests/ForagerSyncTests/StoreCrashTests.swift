@@ -2,6 +2,7 @@ import CRDTTestSupport
 import ForagerSync
 import ForagerTestSupport
 import Foundation
+import SemanticCRDT
 import Testing
 
 #if canImport(Glibc)

@@ -17,16 +17,16 @@ public struct HouseholdState: Equatable, Codable, Sendable {
   public let householdID: HouseholdID
   /// The normalizer rules the semantic keys were computed with.
   public internal(set) var normalizerVersion: NormalizerVersion
-  var owner: LWWRegister<MemberID?>
-  var dissolved: LWWRegister<Bool>
-  var members: ORMap<MemberID, Member>
-  var categories: ORMap<CategoryKey, Category>
-  var ingredients: ORMap<IngredientKey, IngredientTemplate>
-  var recipes: ORMap<RecipeID, Recipe>
-  var lists: ORMap<WeeklyListID, WeeklyList>
-  var items: ORMap<GroceryItemID, GroceryListItem>
-  var plans: ORMap<MealPlanID, MealPlan>
-  var meals: ORMap<SlotKey, PlannedMeal>
+  package var owner: LWWRegister<MemberID?>
+  package var dissolved: LWWRegister<Bool>
+  package var members: ORMap<MemberID, Member>
+  package var categories: ORMap<CategoryKey, Category>
+  package var ingredients: ORMap<IngredientKey, IngredientTemplate>
+  package var recipes: ORMap<RecipeID, Recipe>
+  package var lists: ORMap<WeeklyListID, WeeklyList>
+  package var items: ORMap<GroceryItemID, GroceryListItem>
+  package var plans: ORMap<MealPlanID, MealPlan>
+  package var meals: ORMap<SlotKey, PlannedMeal>
 
   /// The stamp of the initial, empty registers: older than any real write, the same everywhere.
   static let genesis = HybridTimestamp(wallMilliseconds: 0, replica: "genesis")

@@ -23,9 +23,9 @@ public struct Category: HouseholdRecord {
   /// The semantic key, from the display name.
   public internal(set) var key: CategoryKey
   public private(set) var creation: Creation
-  var name: LWWRegister<String>
-  var order: LWWRegister<Int>
-  var scope: LWWRegister<SharingScope>
+  package var name: LWWRegister<String>
+  package var order: LWWRegister<Int>
+  package var scope: LWWRegister<SharingScope>
 
   init(key: CategoryKey, displayName: String, sortOrder: Int, creation: Creation) {
     self.key = key
@@ -58,11 +58,11 @@ public struct Category: HouseholdRecord {
 public struct IngredientTemplate: HouseholdRecord {
   public internal(set) var key: IngredientKey
   public private(set) var creation: Creation
-  var name: LWWRegister<String>
-  var staple: LWWRegister<Bool>
-  var category: LWWRegister<CategoryKey?>
-  var uses: GCounter
-  var scope: LWWRegister<SharingScope>
+  package var name: LWWRegister<String>
+  package var staple: LWWRegister<Bool>
+  package var category: LWWRegister<CategoryKey?>
+  package var uses: GCounter
+  package var scope: LWWRegister<SharingScope>
 
   init(key: IngredientKey, displayName: String, category: CategoryKey?, creation: Creation) {
     self.key = key
@@ -102,10 +102,10 @@ public struct IngredientTemplate: HouseholdRecord {
 public struct Recipe: HouseholdRecord {
   public let id: RecipeID
   public private(set) var creation: Creation
-  var title: LWWRegister<String>
-  var lines: LWWRegister<[String]>
-  var uses: GCounter
-  var scope: LWWRegister<SharingScope>
+  package var title: LWWRegister<String>
+  package var lines: LWWRegister<[String]>
+  package var uses: GCounter
+  package var scope: LWWRegister<SharingScope>
 
   init(id: RecipeID, title: String, ingredientLines: [String], creation: Creation) {
     self.id = id
@@ -142,8 +142,8 @@ public struct Recipe: HouseholdRecord {
 public struct NamedContainer<ID: UUIDIdentifier>: HouseholdRecord {
   public let id: ID
   public private(set) var creation: Creation
-  var name: LWWRegister<String>
-  var scope: LWWRegister<SharingScope>
+  package var name: LWWRegister<String>
+  package var scope: LWWRegister<SharingScope>
 
   init(id: ID, name: String, creation: Creation) {
     self.id = id
@@ -177,11 +177,11 @@ public struct GroceryListItem: HouseholdRecord {
   public let listID: WeeklyListID
   public let source: ItemSource
   public private(set) var creation: Creation
-  var template: LWWRegister<IngredientKey>
-  var category: LWWRegister<CategoryKey?>
-  var text: LWWRegister<String>
-  var checked: LWWRegister<Bool>
-  var scope: LWWRegister<SharingScope>
+  package var template: LWWRegister<IngredientKey>
+  package var category: LWWRegister<CategoryKey?>
+  package var text: LWWRegister<String>
+  package var checked: LWWRegister<Bool>
+  package var scope: LWWRegister<SharingScope>
 
   init(
     id: GroceryItemID, listID: WeeklyListID, source: ItemSource, text: String,
@@ -227,9 +227,9 @@ public struct GroceryListItem: HouseholdRecord {
 public struct PlannedMeal: HouseholdRecord {
   public let slot: SlotKey
   public private(set) var creation: Creation
-  var assignment: MVRegister<RecipeID>
-  var plan: LWWRegister<MealPlanID?>
-  var scope: LWWRegister<SharingScope>
+  package var assignment: MVRegister<RecipeID>
+  package var plan: LWWRegister<MealPlanID?>
+  package var scope: LWWRegister<SharingScope>
 
   init(slot: SlotKey, plan: MealPlanID?, creation: Creation) {
     self.slot = slot
@@ -263,8 +263,8 @@ public struct PlannedMeal: HouseholdRecord {
 public struct Member: HouseholdRecord {
   public let id: MemberID
   public private(set) var creation: Creation
-  var name: LWWRegister<String>
-  var roleRegister: LWWRegister<MemberRole>
+  package var name: LWWRegister<String>
+  package var roleRegister: LWWRegister<MemberRole>
 
   init(id: MemberID, name: String, role: MemberRole, creation: Creation) {
     self.id = id

@@ -46,27 +46,44 @@ public struct ReplicaStore: Sendable {
   ///   - wallClock: The clock for new timestamps. The replica's clock resumes after both the
   ///     clock reading stored in the file and the greatest timestamp in the state, so nothing
   ///     it writes sorts before what the file already holds.
+  ///   - incarnation: The replica id of this session. Leave the default, a fresh random id;
+  ///     a deterministic simulation passes one drawn from its seeded generator (see
+  ///     ``mintReplicaID(using:)``). Never pass an id used before.
   /// - Throws: ``StoreError``; the file is never modified by opening (temporary files left by
   ///   a crashed save are removed).
-  public func open(household: HouseholdID, member: MemberID, wallClock: WallClock = .system)
-    throws(StoreError) -> HouseholdReplica
-  {
-    let incarnation = Self.mintReplicaID()
+  public func open(
+    household: HouseholdID, member: MemberID, wallClock: WallClock = .system,
+    incarnation: ReplicaID = ReplicaStore.mintReplicaID()
+  ) throws(StoreError) -> HouseholdReplica {
     let stored = try read()
     // Temporary files of a save that crashed, including one before the first save finished.
     FileIO.removeLeftovers(of: fileURL.path)
+    return try Self.open(
+      stored, file: fileURL, household: household, member: member, wallClock: wallClock,
+      incarnation: incarnation)
+  }
+
+  /// Opens a replica from a file's decoded contents (or `nil` for no file) exactly as
+  /// ``open(household:member:wallClock:incarnation:)`` does: for a caller that keeps the file's
+  /// bytes itself, such as the simulator's in-memory disk.
+  ///
+  /// - Parameter file: Named in errors.
+  package static func open(
+    _ stored: ReplicaFileContents?, file: URL, household: HouseholdID, member: MemberID,
+    wallClock: WallClock, incarnation: ReplicaID
+  ) throws(StoreError) -> HouseholdReplica {
     guard let contents = stored else {
       return HouseholdReplica(
         joining: household, member: member, replica: incarnation, wallClock: wallClock)
     }
     guard contents.state.householdID == household else {
       throw StoreError(
-        file: fileURL,
+        file: file,
         problem: .differentHousehold(expected: household, found: contents.state.householdID))
     }
     guard contents.state.normalizerVersion <= .current else {
       throw StoreError(
-        file: fileURL,
+        file: file,
         problem: .newerNormalizer(found: contents.state.normalizerVersion, supported: .current))
     }
     var latest = contents.clock.map { ($0.wallMilliseconds, $0.logical) }

@@ -1,5 +1,6 @@
-/// A small, fast, seeded pseudo-random generator (Steele, Lea, Flood, 2014), so that every
-/// property case can be replayed from its seed on any platform.
+/// A small, fast, seeded pseudo-random generator (Steele, Lea, Flood, 2014): the same seed
+/// gives the same sequence on every platform, so property cases and simulations replay from
+/// their seed. Not for anything secret.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
