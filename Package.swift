@@ -7,11 +7,15 @@ let package = Package(
   products: [
     .library(name: "SemanticCRDT", targets: ["SemanticCRDT"]),
     .library(name: "ForagerSync", targets: ["ForagerSync"]),
+    .library(name: "ForagerSimulation", targets: ["ForagerSimulation"]),
+    .executable(name: "forager-sim", targets: ["forager-sim"]),
   ],
   dependencies: [],
   targets: [
     .target(name: "SemanticCRDT"),
     .target(name: "ForagerSync", dependencies: ["SemanticCRDT"]),
+    .target(name: "ForagerSimulation", dependencies: ["ForagerSync", "SemanticCRDT"]),
+    .executableTarget(name: "forager-sim", dependencies: ["ForagerSimulation"]),
     .target(
       name: "CRDTTestSupport",
       dependencies: ["SemanticCRDT"],
@@ -38,6 +42,10 @@ let package = Package(
         "ForagerSync", "SemanticCRDT", "CRDTTestSupport", "ForagerTestSupport", "StoreCrashWorker",
       ],
       resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "ForagerSimulationTests",
+      dependencies: ["ForagerSimulation", "ForagerSync", "ForagerTestSupport", "forager-sim"]
     ),
     .testTarget(
       name: "CRDTTestSupportTests",

@@ -17,21 +17,12 @@ import Testing
 ///
 /// `FORAGER_CRASH_KILLS` sets the number of kills (default 20); `FORAGER_SEED` replays.
 @Suite struct StoreCrashTests {
-  static var productsDirectory: URL {
-    #if os(macOS)
-      for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-        return bundle.bundleURL.deletingLastPathComponent()
-      }
-    #endif
-    return Bundle.main.bundleURL
-  }
-
   @Test(.timeLimit(.minutes(5)))
   func killedMidSaveLeavesAWholeFile() throws {
     let kills = Int(ProcessInfo.processInfo.environment["FORAGER_CRASH_KILLS"] ?? "") ?? 20
     let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
     var random = SplitMix64(seed: seed)
-    let worker = Self.productsDirectory.appendingPathComponent("StoreCrashWorker")
+    let worker = BuiltProducts.executable("StoreCrashWorker")
     try #require(
       FileManager.default.isExecutableFile(atPath: worker.path), "no worker at \(worker.path)")
     let folder = TemporaryFolder("crash")

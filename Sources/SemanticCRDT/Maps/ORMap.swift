@@ -90,6 +90,16 @@ public struct ORMap<Key: Hashable, Value: Mergeable> {
   /// that has seen them all.
   public func writeCount(of key: Key) -> Int { kernel.entries[key]?.count ?? 0 }
 
+  /// The newest surviving write of `replica` to `key`, as its dot: how a checker names the write
+  /// a replica just made.
+  package func newestDot(of key: Key, by replica: ReplicaID) -> Dot? {
+    var newest: Dot?
+    kernel.entries[key]?.forEachDot { dot in
+      if dot.replica == replica, dot.counter > newest?.counter ?? 0 { newest = dot }
+    }
+    return newest
+  }
+
   /// Writes `value` for `key` as a new event of `replica`, replacing the writes of `key` this
   /// replica has seen. To change part of a value and keep the rest, use
   /// ``update(_:by:default:_:)``.

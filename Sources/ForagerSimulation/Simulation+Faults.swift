@@ -1,0 +1,145 @@
+import ForagerSync
+import SemanticCRDT
+
+extension Simulation {
+  /// Now and then a group of devices of one household goes into airplane mode for a while:
+  /// they keep working but send and receive nothing.
+  mutating func maybePartition() {
+    guard configuration.partitions > 0, configuration.steps > 0,
+      random.chance(Double(configuration.partitions) / Double(configuration.steps))
+    else { return }
+    let household = random.int(in: 0..<configuration.households)
+    let members = householdDevices[household]
+    let size = random.int(in: 1...max(1, members.count / 2))
+    let duration = random.int(in: 10...max(10, configuration.steps / 10))
+    var cut: [Int] = []
+    for index in members.shuffled(using: &random).prefix(size) {
+      devices[index].offlineUntil = max(devices[index].offlineUntil, step + duration)
+      cut.append(index + 1)
+    }
+    record(
+      "devices \(cut.map(String.init).joined(separator: ", ")) of household \(household + 1) go offline for \(duration) steps"
+    )
+  }
+
+  /// Now and then a device crashes: idle, or in the middle of saving a change (which is then
+  /// lost, never acknowledged and never sent). It restarts a few steps later.
+  mutating func maybeCrash() {
+    guard random.chance(configuration.crashRate) else { return }
+    let index = random.int(in: 0..<devices.count)
+    guard devices[index].isUp else { return }
+    report.crashes += 1
+    if configuration.scenario.runsWorkload && random.chance(0.5) {
+      report.crashesDuringSave += 1
+      // The change happens in memory; the crash comes before the new file replaces the old.
+      let saved = devices[index]
+      performOperation(on: index, acknowledged: false)
+      devices[index] = saved
+      report.lostInCrashedSaves += 1
+      record("\(name(index)) crashes while saving a change", device: index)
+    } else {
+      record("\(name(index)) crashes", device: index)
+    }
+    devices[index].replica = nil
+    devices[index].downUntil = step + random.int(in: 1...20)
+  }
+
+  mutating func restartDevicesDue() {
+    for index in devices.indices {
+      if let due = devices[index].downUntil, due <= step { restart(index) }
+    }
+  }
+
+  /// Starts a crashed device from its file, or (amnesia) from its older backup.
+  mutating func restart(_ index: Int) {
+    let fromBackup = random.chance(configuration.amnesiaRate)
+    let previous = devices[index].disk?.replicaID
+    var incarnation = nextReplicaID()
+    if configuration.fault == .restartKeepsReplicaID, let previous { incarnation = previous }
+    if fromBackup {
+      report.restoredFromBackup += 1
+      markWritesLostToRestore(of: index)
+    }
+    do {
+      try devices[index].restart(fromBackup: fromBackup, incarnation: incarnation)
+      record(
+        "\(name(index)) restarts from its \(fromBackup ? "backup (amnesia)" : "file") as replica \(incarnation)",
+        device: index)
+    } catch {
+      unexpectedFailures.append("step \(step): \(name(index)) cannot open its file: \(error)")
+      devices[index].downUntil = nil
+    }
+  }
+
+  /// A restore from backup loses what only this device's file held since the backup: writes
+  /// whose dots its file had seen and its backup had not, and that no other device's file has
+  /// seen. They are no longer required at the end (they may still arrive from a message in
+  /// flight).
+  mutating func markWritesLostToRestore(of index: Int) {
+    guard let disk = devices[index].disk?.state else { return }
+    let backup = devices[index].backup?.state
+    let household = devices[index].household
+    let others = householdDevices[household].filter { $0 != index }.compactMap {
+      devices[$0].disk?.state
+    }
+    for (position, write) in writes.enumerated()
+    where write.household == household && !lostToRestore.contains(position) {
+      guard disk.hasSeen(write.dot, of: write.record),
+        !(backup?.hasSeen(write.dot, of: write.record) ?? false),
+        !others.contains(where: { $0.hasSeen(write.dot, of: write.record) })
+      else { continue }
+      lostToRestore.insert(position)
+    }
+  }
+
+  /// The network heals: partitions end, every device restarts, messages in flight arrive, and
+  /// rounds of anti-entropy (each device pulls what it lacks from the household's first device,
+  /// then that device from each of them) run until a round changes nothing.
+  mutating func heal() {
+    for index in devices.indices {
+      devices[index].offlineUntil = -1
+      if !devices[index].isUp { restart(index) }
+    }
+    for message in network.drain() where devices[message.to].isUp {
+      deliver(message)
+    }
+    record("the network heals")
+    var rounds = 0
+    while rounds < 10 {
+      rounds += 1
+      var changed = false
+      for members in householdDevices {
+        let hub = members[0]
+        for index in members.dropFirst() {
+          changed = pull(into: hub, from: index) || changed
+        }
+        for index in members.dropFirst() {
+          changed = pull(into: index, from: hub) || changed
+        }
+      }
+      if householdsAreEqual() {
+        report.convergenceRounds = rounds
+        break
+      }
+      if !changed { break }
+    }
+  }
+
+  /// One anti-entropy exchange: `receiver` tells `sender` its version and merges the delta.
+  private mutating func pull(into receiver: Int, from sender: Int) -> Bool {
+    guard devices[receiver].isUp, devices[sender].isUp else { return false }
+    if configuration.baseline {
+      devices[receiver].legacy.merge(devices[sender].legacy)
+      devices[receiver].save()
+    }
+    let version = devices[receiver].replica!.state.version
+    guard let delta = devices[sender].replica!.delta(since: version) else { return false }
+    return receive(delta, from: sender, knowing: nil, into: receiver)
+  }
+
+  func householdsAreEqual() -> Bool {
+    householdDevices.allSatisfy { members in
+      members.allSatisfy { devices[$0].replica?.state == devices[members[0]].replica?.state }
+    }
+  }
+}

@@ -1,0 +1,282 @@
+import ForagerSync
+import SemanticCRDT
+
+/// A broken invariant, with the records and devices behind it (for the trace).
+struct Violation: Sendable {
+  let text: String
+  var records: [RecordRef] = []
+  var devices: [Int] = []
+}
+
+extension Simulation {
+  /// Checks the final states, after the network healed.
+  mutating func checkInvariants() {
+    var invariants: [(String, String, [Violation])] = []
+    invariants.append(
+      (
+        "replicas of a household are equal (byte-identical encoded states)",
+        "\(devices.count) devices in \(SimulationReport.count(configuration.households, "household"))",
+        replicasDiffer()
+      ))
+    invariants.append(
+      (
+        "no semantic key has two records",
+        "every map of every device", semanticKeyViolations()
+      ))
+    let (writeViolations, writeDetail) = acknowledgedWriteViolations()
+    invariants.append(
+      ("every acknowledged write is visible or superseded", writeDetail, writeViolations))
+    let (counterViolations, counterDetail) = counterMismatches()
+    invariants.append(
+      ("every counter equals the increments made", counterDetail, counterViolations))
+    invariants.append(
+      (
+        "no record crossed households",
+        "\(report.refusedOtherHousehold) misdirected states refused", crossedRecords()
+      ))
+    invariants.append(
+      (
+        "no operation failed unexpectedly", "\(report.operations) operations",
+        unexpectedFailures.map { Violation(text: $0) }
+      ))
+    if let expectation = scenarioExpectation() {
+      invariants.append(expectation)
+    }
+    violations = invariants.flatMap(\.2)
+    report.invariants = invariants.map { name, detail, found in
+      SimulationReport.Invariant(
+        name: name, holds: found.isEmpty, detail: detail, violations: found.map(\.text))
+    }
+  }
+
+  /// The state every device of `household` should hold: its first device's.
+  func finalState(of household: Int) -> HouseholdState {
+    devices[householdDevices[household][0]].replica!.state
+  }
+
+  private func replicasDiffer() -> [Violation] {
+    var found: [Violation] = []
+    for (household, members) in householdDevices.enumerated() {
+      let reference = finalState(of: household)
+      let referenceBytes = JSONWriter.encode(reference)
+      for index in members.dropFirst() {
+        let state = devices[index].replica!.state
+        guard JSONWriter.encode(state) != referenceBytes else { continue }
+        found.append(
+          Violation(
+            text:
+              "household \(household + 1): \(name(index)) differs from \(name(members[0])) in \(state.differingParts(from: reference).joined(separator: ", "))",
+            devices: [index, members[0]]))
+      }
+    }
+    return found
+  }
+
+  private func semanticKeyViolations() -> [Violation] {
+    devices.flatMap { device in
+      device.replica!.state.invariantViolations().map {
+        Violation(text: "\(name(device.index)): \($0)", devices: [device.index])
+      }
+    }
+  }
+
+  /// Every acknowledged write not lost to a restore is visible in the final state, or was
+  /// superseded: a field holds a later stamp, a removal that had seen the write took the
+  /// record away, a slot shows a later assignment.
+  private func acknowledgedWriteViolations() -> ([Violation], String) {
+    var removalsSeen: [Int: [RecordRef: [CausalContext]]] = [:]
+    for removal in removals {
+      removalsSeen[removal.household, default: [:]][removal.record, default: []].append(
+        removal.seen)
+    }
+    let finals = (0..<configuration.households).map(finalState(of:))
+    var found: [Violation] = []
+    for (position, write) in writes.enumerated() where !lostToRestore.contains(position) {
+      let state = finals[write.household]
+      let removedBySeer =
+        removalsSeen[write.household]?[write.record]?.contains { $0.contains(write.dot) } ?? false
+      let problem: String?
+      switch write.effect {
+      case .record:
+        problem = state.contains(write.record) || removedBySeer ? nil : "\(write.record) is missing"
+      case .field(let field, let stamp, let value):
+        if let (finalStamp, finalValue) = state.field(field) {
+          let holds = finalStamp > stamp || (finalStamp == stamp && finalValue == value)
+          problem =
+            holds
+            ? nil
+            : "\(field) is \(finalValue.debugDescription) at \(finalStamp), not \(value.debugDescription) at \(stamp) or later"
+        } else {
+          problem = "\(field.record) is missing"
+        }
+      case .increment(let counter, let count):
+        let final = state.contributions(counter)?[write.dot.replica] ?? 0
+        problem =
+          final >= count
+          ? nil : "\(counter) counts \(final) from \(write.dot.replica), not \(count)"
+      case .assignment(let slot, let recipe, let stamp):
+        let latest = state.meals[slot]?.assignment.writes.map(\.timestamp).max()
+        let holds = removedBySeer || (latest.map { $0 >= stamp } ?? false)
+        problem = holds ? nil : "\(write.record) lost the assignment of \(RecordRef.recipe(recipe))"
+      }
+      if let problem {
+        found.append(
+          Violation(
+            text:
+              "\(name(write.device)) at step \(write.step) \(write.operation): \(problem)",
+            records: [write.record], devices: [write.device]))
+      }
+    }
+    let lost = lostToRestore.count
+    let detail =
+      "\(writes.count - lost) writes checked"
+      + (lost > 0 ? "; \(lost) lost with unsynced state on restore from backup" : "")
+    return (found, detail)
+  }
+
+  /// Each counter's contribution from each replica equals that replica's logged increments;
+  /// increments lost to a restore may or may not have escaped before it.
+  private func counterMismatches() -> ([Violation], String) {
+    struct Tally {
+      var required: UInt64 = 0
+      var made: UInt64 = 0
+    }
+    struct CounterOfReplica: Hashable {
+      let household: Int
+      let counter: CounterRef
+      let replica: ReplicaID
+    }
+    var tallies: [CounterOfReplica: Tally] = [:]
+    for (position, write) in writes.enumerated() {
+      guard case .increment(let counter, let count) = write.effect else { continue }
+      let key = CounterOfReplica(
+        household: write.household, counter: counter, replica: write.dot.replica)
+      tallies[key, default: Tally()].made = max(tallies[key]?.made ?? 0, count)
+      if !lostToRestore.contains(position) {
+        tallies[key, default: Tally()].required = max(tallies[key]?.required ?? 0, count)
+      }
+    }
+    var found: [Violation] = []
+    var made: UInt64 = 0
+    var counted: UInt64 = 0
+    for household in 0..<configuration.households {
+      let state = finalState(of: household)
+      let counters =
+        state.ingredients.keys.map { CounterRef.ingredientUses($0) }
+        + state.recipes.keys.map { CounterRef.recipeUses($0) }
+      for counter in counters {
+        for (replica, value) in state.contributions(counter) ?? [:] {
+          counted += value
+          let tally = tallies[
+            CounterOfReplica(household: household, counter: counter, replica: replica)]
+          if tally == nil {
+            found.append(
+              Violation(
+                text:
+                  "household \(household + 1): \(counter) counts \(value) from \(replica), which made no increments",
+                records: [counter.record]))
+          }
+        }
+      }
+    }
+    for (key, tally) in tallies.sorted(by: {
+      "\($0.key.counter)\($0.key.replica)" < "\($1.key.counter)\($1.key.replica)"
+    }) {
+      made += tally.made
+      let final = finalState(of: key.household).contributions(key.counter)?[key.replica] ?? 0
+      guard final < tally.required || final > tally.made else { continue }
+      found.append(
+        Violation(
+          text:
+            "household \(key.household + 1): \(key.counter) counts \(final) from \(key.replica), but it made \(tally.made)\(tally.required < tally.made ? " (at least \(tally.required) survived)" : "")",
+          records: [key.counter.record]))
+    }
+    return (found, "\(made) increments made, \(counted) counted")
+  }
+
+  /// Every record was created by a member of its own household.
+  private func crossedRecords() -> [Violation] {
+    var found: [Violation] = []
+    for household in 0..<configuration.households {
+      let state = finalState(of: household)
+      let members = householdMembers[household]
+      if state.householdID != householdIDs[household] {
+        found.append(
+          Violation(text: "household \(household + 1) holds the state of \(state.householdID)"))
+      }
+      var creators: [(MemberID, String)] = []
+      creators += state.categories.values.map { ($0.owner, "category \($0.key.rawValue)") }
+      creators += state.ingredients.values.map { ($0.owner, "template \($0.key.rawValue)") }
+      creators += state.recipes.values.map { ($0.owner, "\(RecordRef.recipe($0.id))") }
+      creators += state.lists.values.map { ($0.owner, "\(RecordRef.list($0.id))") }
+      creators += state.items.values.map { ($0.owner, "\(RecordRef.item($0.id))") }
+      creators += state.plans.values.map { ($0.owner, "\(RecordRef.plan($0.id))") }
+      creators += state.meals.values.map { ($0.owner, "\(RecordRef.meal($0.slot))") }
+      creators += state.members.values.map { ($0.id, "\(RecordRef.member($0.id))") }
+      for (creator, record) in creators.sorted(by: { $0.1 < $1.1 }) where !members.contains(creator)
+      {
+        found.append(
+          Violation(
+            text:
+              "household \(household + 1) holds \(record), made by a member of another household"))
+      }
+    }
+    return found
+  }
+
+  /// What the scripted scenario must end with.
+  private func scenarioExpectation() -> (String, String, [Violation])? {
+    switch configuration.scenario {
+    case .household:
+      return nil
+    case .offlineDefaults:
+      let expected = Set(HouseholdReplica.defaultCategoryNames.map { CategoryKey(normalizing: $0) })
+      let found = devices.filter { Set($0.replica!.state.categories.keys) != expected }.map {
+        Violation(
+          text: "\(name($0.index)) shows \($0.replica!.state.categories.count) categories",
+          devices: [$0.index])
+      }
+      return ("every device shows the 7 default categories once", "\(devices.count) devices", found)
+    case .offlineSameCategory:
+      let found = devices.filter { $0.replica!.state.categories.count != 1 }.map {
+        Violation(
+          text: "\(name($0.index)) shows \($0.replica!.state.categories.count) categories",
+          devices: [$0.index])
+      }
+      return ("every device shows one \"Test Category\"", "\(devices.count) devices", found)
+    case .slotConflict:
+      let slot = Vocabulary.contestedSlot
+      let found = devices.compactMap { device -> Violation? in
+        let meals = device.replica!.state.meals
+        let choices = meals[slot]?.assignment.writes.count ?? 0
+        let members = householdDevices[device.household].count
+        guard meals.count != 1 || choices != members else { return nil }
+        return Violation(
+          text:
+            "\(name(device.index)) shows \(meals.count) planned meals and \(choices) choices in \(slot), not 1 meal with \(members) choices",
+          records: [.meal(slot)], devices: [device.index])
+      }
+      return (
+        "the contested slot is one meal showing every choice", "\(devices.count) devices", found
+      )
+    }
+  }
+}
+
+extension HouseholdState {
+  /// The names of the parts in which two states differ.
+  func differingParts(from other: HouseholdState) -> [String] {
+    var parts: [String] = []
+    if owner != other.owner { parts.append("owner") }
+    if dissolved != other.dissolved { parts.append("dissolved") }
+    if members != other.members { parts.append("members") }
+    if categories != other.categories { parts.append("categories") }
+    if ingredients != other.ingredients { parts.append("ingredients") }
+    if recipes != other.recipes { parts.append("recipes") }
+    if lists != other.lists { parts.append("lists") }
+    if items != other.items { parts.append("items") }
+    if plans != other.plans { parts.append("plans") }
+    if meals != other.meals { parts.append("meals") }
+    return parts.isEmpty ? ["its encoding"] : parts
+  }
+}

@@ -1,0 +1,392 @@
+import ForagerSync
+import Foundation
+import SemanticCRDT
+
+/// A write an operation made, named before its dot and stamps are read back.
+enum PendingWrite {
+  case record(RecordRef)
+  case field(FieldRef)
+  case increment(CounterRef)
+  case assignment(SlotKey, RecipeID)
+}
+
+extension Simulation {
+  /// The device makes one change a person would make, drawn from the seeds' workload.
+  ///
+  /// - Parameter acknowledged: `false` when a crash cuts the save short: the change is made in
+  ///   memory and then lost, so nothing is logged.
+  mutating func performOperation(on index: Int, acknowledged: Bool = true) {
+    acknowledging = acknowledged
+    defer { acknowledging = true }
+    report.operations += 1
+    guard devices[index].launched else {
+      launch(index)
+      return
+    }
+    let household = devices[index].household
+    switch random.int(in: 0..<100) {
+    case 0..<10:
+      createCategory(random.pick(random.pick(Vocabulary.categories)), on: index)
+    case 10..<14: renameCategory(on: index)
+    case 14..<30: useIngredient(on: index)
+    case 30..<35: setStaple(on: index)
+    case 35..<41: addRecipe(on: index)
+    case 41..<46: useRecipe(on: index)
+    case 46..<50: createList(on: index)
+    case 50..<52: deleteList(on: index)
+    case 52..<64: addItem(on: index)
+    case 64..<68: addItemsFromRecipe(on: index)
+    case 68..<75: setChecked(on: index)
+    case 75..<78: createPlan(on: index)
+    case 78..<79: deletePlan(on: index)
+    case 79..<93:
+      guard let recipe = pickPresent(created[household].recipes, on: index, \.recipes) else {
+        return addRecipe(on: index)
+      }
+      assign(recipe, to: random.pick(Vocabulary.slots), on: index, replacing: random.chance(0.3))
+    case 93..<97: clearSlot(on: index)
+    default: changeMembers(on: index)
+    }
+  }
+
+  /// First launch: seed the default categories (some devices do it before their first sync).
+  mutating func launch(_ index: Int) {
+    devices[index].launched = true
+    let absent = HouseholdReplica.defaultCategoryNames.map {
+      CategoryKey(normalizing: $0)
+    }.filter { !replica(index).state.categories.contains($0) }
+    attempt(index) { replica throws(HouseholdError) in try replica.seedDefaultCategories() }
+    var pending: [PendingWrite] = []
+    for key in absent where replica(index).state.categories.contains(key) {
+      pending += [.record(.category(key)), .field(.categoryName(key))]
+    }
+    for name in HouseholdReplica.defaultCategoryNames {
+      legacyGetOrCreate(
+        .category, name: name, key: CategoryKey(normalizing: name).rawValue, on: index)
+    }
+    commit(index, "seeds the default categories", pending)
+  }
+
+  mutating func createCategory(_ name: String, on index: Int) {
+    let result = attempt(index) { replica throws(HouseholdError) in
+      try replica.getOrCreateCategory(displayName: name)
+    }
+    let key = CategoryKey(normalizing: name)
+    legacyGetOrCreate(.category, name: name, key: key.rawValue, on: index)
+    guard let result, result.created else {
+      return commit(index, "finds category \(name.debugDescription)", [])
+    }
+    commit(
+      index, "creates category \(name.debugDescription)",
+      [.record(.category(key)), .field(.categoryName(key))])
+  }
+
+  /// Renames a category to another spelling of its name (the key stays).
+  mutating func renameCategory(on index: Int) {
+    let spellings = random.pick(Vocabulary.categories)
+    let key = CategoryKey(normalizing: spellings[0])
+    let name = random.pick(spellings)
+    guard replica(index).state.categories.contains(key) else { return }
+    attempt(index) { replica throws(HouseholdError) in try replica.renameCategory(key, to: name) }
+    commit(
+      index, "renames \(key.rawValue) to \(name.debugDescription)", [.field(.categoryName(key))])
+  }
+
+  mutating func useIngredient(on index: Int) {
+    let name = random.pick(random.pick(Vocabulary.ingredients))
+    let key = IngredientKey(normalizing: name)
+    let existed = replica(index).state.ingredients.contains(key)
+    attempt(index) { replica throws(HouseholdError) in try replica.recordUse(ofIngredient: name) }
+    let template = legacyGetOrCreate(.ingredient, name: name, key: key.rawValue, on: index)
+    legacyUse(template, on: index)
+    commit(
+      index, "uses \(name.debugDescription)",
+      (existed ? [] : [.record(.ingredient(key))]) + [.increment(.ingredientUses(key))])
+  }
+
+  mutating func setStaple(on index: Int) {
+    let name = random.pick(random.pick(Vocabulary.ingredients))
+    let key = IngredientKey(normalizing: name)
+    let existed = replica(index).state.ingredients.contains(key)
+    let staple = random.chance(0.5)
+    attempt(index) { replica throws(HouseholdError) in
+      try replica.setStaple(staple, ingredient: name)
+    }
+    commit(
+      index, "marks \(key.rawValue) \(staple ? "a staple" : "not a staple")",
+      (existed ? [] : [.record(.ingredient(key))]) + [.field(.staple(key))])
+  }
+
+  mutating func addRecipe(on index: Int) {
+    let title = random.pick(random.pick(Vocabulary.recipeTitles))
+    let lines = (0..<random.int(in: 1...4)).map { _ in
+      random.pick(random.pick(Vocabulary.ingredients))
+    }
+    addRecipe(title, lines: lines, on: index)
+  }
+
+  @discardableResult
+  mutating func addRecipe(_ title: String, lines: [String], on index: Int) -> RecipeID {
+    let id = RecipeID(uuid: nextUUID())
+    attempt(index) { replica throws(HouseholdError) in
+      try replica.addRecipe(title: title, ingredientLines: lines, id: id)
+    }
+    devices[index].legacy.addRecipe(id, title: title, at: now(index), by: index)
+    commit(index, "adds recipe \(title.debugDescription)", [.record(.recipe(id))]) {
+      $0.recipes.append(id)
+    }
+    return id
+  }
+
+  mutating func useRecipe(on index: Int) {
+    let household = devices[index].household
+    guard let id = pickPresent(created[household].recipes, on: index, \.recipes) else { return }
+    attempt(index) { replica throws(HouseholdError) in try replica.recordUse(ofRecipe: id) }
+    legacyUse(id.uuid, on: index)
+    commit(index, "cooks \(RecordRef.recipe(id))", [.increment(.recipeUses(id))])
+  }
+
+  mutating func createList(on index: Int) {
+    let id = WeeklyListID(uuid: nextUUID())
+    let name = "Week \(step)"
+    attempt(index) { replica throws(HouseholdError) in
+      try replica.createWeeklyList(name: name, id: id)
+    }
+    commit(index, "creates \(RecordRef.list(id))", [.record(.list(id))]) { $0.lists.append(id) }
+  }
+
+  mutating func deleteList(on index: Int) {
+    let household = devices[index].household
+    guard let id = pickPresent(created[household].lists, on: index, \.lists) else { return }
+    attempt(index) { replica throws(HouseholdError) in try replica.deleteWeeklyList(id) }
+    commit(index, "deletes \(RecordRef.list(id))", [], removing: [.list(id)])
+  }
+
+  mutating func addItem(on index: Int) {
+    let household = devices[index].household
+    guard let list = pickPresent(created[household].lists, on: index, \.lists) else {
+      return createList(on: index)
+    }
+    let text = random.pick(random.pick(Vocabulary.ingredients))
+    let key = IngredientKey(normalizing: text)
+    let existed = replica(index).state.ingredients.contains(key)
+    let id = GroceryItemID(uuid: nextUUID())
+    attempt(index) { replica throws(HouseholdError) in
+      try replica.addItem(text, to: list, id: id)
+    }
+    commit(
+      index, "adds \(text.debugDescription) to \(RecordRef.list(list))",
+      (existed ? [] : [.record(.ingredient(key))]) + [.record(.item(id))]
+    ) { $0.items.append(id) }
+  }
+
+  mutating func addItemsFromRecipe(on index: Int) {
+    let household = devices[index].household
+    guard let list = pickPresent(created[household].lists, on: index, \.lists),
+      let recipe = pickPresent(created[household].recipes, on: index, \.recipes)
+    else { return }
+    let before = replica(index).state.ingredients
+    let items =
+      attempt(index) { replica throws(HouseholdError) in
+        try replica.addItems(fromRecipe: recipe, to: list)
+      } ?? []
+    var pending: [PendingWrite] = []
+    for key in Set(items.map(\.templateKey)).sorted() where !before.contains(key) {
+      pending.append(.record(.ingredient(key)))
+    }
+    pending += items.map { .record(.item($0.id)) }
+    pending.append(.increment(.recipeUses(recipe)))
+    legacyUse(recipe.uuid, on: index)
+    commit(
+      index, "adds the ingredients of \(RecordRef.recipe(recipe)) to \(RecordRef.list(list))",
+      pending
+    ) {
+      $0.items += items.map(\.id)
+    }
+  }
+
+  mutating func setChecked(on index: Int) {
+    let household = devices[index].household
+    guard let id = pickPresent(created[household].items, on: index, \.items) else { return }
+    let checked = random.chance(0.7)
+    attempt(index) { replica throws(HouseholdError) in try replica.setChecked(checked, item: id) }
+    commit(
+      index, "\(checked ? "checks" : "unchecks") \(RecordRef.item(id))", [.field(.checked(id))])
+  }
+
+  mutating func createPlan(on index: Int) {
+    let name = "Plan \(step)"
+    guard
+      let plan = attempt(
+        index,
+        { replica throws(HouseholdError) in
+          try replica.createMealPlan(name: name)
+        })
+    else { return }
+    commit(index, "creates \(RecordRef.plan(plan.id))", [.record(.plan(plan.id))]) {
+      $0.plans.append(plan.id)
+    }
+  }
+
+  mutating func deletePlan(on index: Int) {
+    let household = devices[index].household
+    guard let id = pickPresent(created[household].plans, on: index, \.plans) else { return }
+    attempt(index) { replica throws(HouseholdError) in try replica.deleteMealPlan(id) }
+    commit(index, "deletes \(RecordRef.plan(id))", [], removing: [.plan(id)])
+  }
+
+  /// Adds a recipe of its own and assigns it to `slot` (the `slot-conflict` script).
+  mutating func assignOwnRecipe(_ title: String, to slot: SlotKey, on index: Int) {
+    let recipe = addRecipe(title, lines: [], on: index)
+    assign(recipe, to: slot, on: index, replacing: false)
+  }
+
+  mutating func assign(_ recipe: RecipeID, to slot: SlotKey, on index: Int, replacing: Bool) {
+    let outcome = attempt(index) { replica throws(HouseholdError) in
+      try replica.assignRecipe(recipe, to: slot, replacing: replacing)
+    }
+    devices[index].legacy.assign(
+      recipe, to: slot, replacing: replacing, newID: nextUUID(), at: now(index), by: index)
+    guard case .assigned = outcome else {
+      return commit(index, "finds \(slot) occupied", [])
+    }
+    commit(
+      index, "assigns \(RecordRef.recipe(recipe)) to \(slot)\(replacing ? ", replacing" : "")",
+      [.assignment(slot, recipe)])
+  }
+
+  mutating func clearSlot(on index: Int) {
+    let slot = random.pick(Vocabulary.slots)
+    guard replica(index).state.meals.contains(slot) else { return }
+    attempt(index) { replica throws(HouseholdError) in try replica.clearSlot(slot) }
+    devices[index].legacy.clear(slot, at: now(index), by: index)
+    commit(index, "clears \(slot)", [], removing: [.meal(slot)])
+  }
+
+  /// The owner adds a guest or removes one; other members' devices do nothing.
+  mutating func changeMembers(on index: Int) {
+    let household = devices[index].household
+    guard replica(index).owner == devices[index].member else { return }
+    if random.chance(0.5),
+      let guest = pickPresent(created[household].guests, on: index, \.members)
+    {
+      attempt(index) { replica throws(HouseholdError) in try replica.removeMember(guest) }
+      return commit(index, "removes \(RecordRef.member(guest))", [], removing: [.member(guest)])
+    }
+    let guest = MemberID(uuid: nextUUID())
+    attempt(index) { replica throws(HouseholdError) in try replica.addMember(guest, name: "Guest") }
+    householdMembers[household].insert(guest)
+    commit(index, "adds \(RecordRef.member(guest))", [.record(.member(guest))]) {
+      $0.guests.append(guest)
+    }
+  }
+}
+
+// MARK: - Helpers
+
+extension Simulation {
+  func replica(_ index: Int) -> HouseholdReplica { devices[index].replica! }
+
+  /// The device's wall clock now, for the old design's modification dates.
+  func now(_ index: Int) -> UInt64 { devices[index].wallClock.now() }
+
+  /// One of `ids` (created anywhere in the household) that this device has, if a few tries find
+  /// one.
+  mutating func pickPresent<ID: Hashable, Value>(
+    _ ids: [ID], on index: Int, _ map: KeyPath<HouseholdState, ORMap<ID, Value>>
+  ) -> ID? {
+    guard !ids.isEmpty else { return nil }
+    for _ in 0..<3 {
+      // Recent ids are likelier: people work on this week's list.
+      let recent = random.chance(0.7) ? max(0, ids.count - 20) : 0
+      let id = ids[random.int(in: recent..<ids.count)]
+      if replica(index).state[keyPath: map].contains(id) { return id }
+    }
+    return nil
+  }
+
+  /// Runs a replica operation; an error is a failure of the library (the workload only asks
+  /// for what the device's state allows).
+  @discardableResult
+  mutating func attempt<Result>(
+    _ index: Int, _ body: (inout HouseholdReplica) throws(HouseholdError) -> Result
+  ) -> Result? {
+    do {
+      return try body(&devices[index].replica!)
+    } catch {
+      unexpectedFailures.append("step \(step): \(name(index)): \(error)")
+      return nil
+    }
+  }
+
+  @discardableResult
+  mutating func legacyGetOrCreate(
+    _ kind: LegacyStore.Kind, name: String, key: String, on index: Int
+  ) -> UUID {
+    devices[index].legacy.getOrCreate(
+      kind, name: name, key: key, newID: nextUUID(), at: now(index), by: index)
+  }
+
+  mutating func legacyUse(_ id: UUID, on index: Int) {
+    devices[index].legacy.recordUse(of: id, at: now(index), by: index)
+    if acknowledging { legacyIncrements[devices[index].household] += 1 }
+  }
+
+  /// Saves the device after an operation and logs its writes, each with its dot and what the
+  /// final state must show of it. Nothing is saved or logged when a crash cuts the save short.
+  mutating func commit(
+    _ index: Int, _ operation: String, _ pending: [PendingWrite], removing: [RecordRef] = [],
+    newIDs: (inout CreatedIDs) -> Void = { _ in }
+  ) {
+    guard acknowledging else { return }
+    devices[index].save()
+    let state = replica(index).state
+    let replicaID = replica(index).replicaID
+    let household = devices[index].household
+    newIDs(&created[household])
+    var touched: [RecordRef] = []
+    for write in pending {
+      let record: RecordRef
+      let effect: WriteEffect
+      switch write {
+      case .record(let ref):
+        record = ref
+        effect = .record
+      case .field(let field):
+        record = field.record
+        guard let (stamp, value) = state.field(field) else { continue }
+        effect = .field(field, stamp, value: value)
+      case .increment(let counter):
+        record = counter.record
+        guard let count = state.contributions(counter)?[replicaID] else { continue }
+        effect = .increment(counter, count: count)
+      case .assignment(let slot, let recipe):
+        record = .meal(slot)
+        let stamps = state.meals[slot]?.assignment.writes.filter {
+          $0.value == recipe && $0.timestamp.replica == replicaID
+        }.map(\.timestamp)
+        guard let stamp = stamps?.max() else { continue }
+        effect = .assignment(slot, recipe, stamp)
+      }
+      guard let dot = state.newestDot(of: record, by: replicaID) else {
+        unexpectedFailures.append(
+          "step \(step): \(name(index)) \(operation): no write of \(record)")
+        continue
+      }
+      writes.append(
+        LoggedWrite(
+          household: household, device: index, step: step, operation: operation, record: record,
+          dot: dot, effect: effect))
+      touched.append(record)
+    }
+    for record in removing {
+      removals.append(
+        LoggedRemoval(
+          household: household, device: index, step: step, operation: operation, record: record,
+          seen: state.context(of: record)))
+      touched.append(record)
+    }
+    report.acknowledgedWrites += pending.count + removing.count
+    self.record("\(name(index)) \(operation)", device: index, records: touched)
+  }
+}

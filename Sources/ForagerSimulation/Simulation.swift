@@ -1,0 +1,236 @@
+import ForagerSync
+import Foundation
+import SemanticCRDT
+
+/// A deterministic run of many devices in households, over a faulty network, with crashes,
+/// restores from old backups and skewed clocks; at the end the network heals, anti-entropy runs
+/// until the replicas agree, and the invariants are checked.
+///
+/// ```swift
+/// var simulation = Simulation(SimulationConfiguration(scenario: .offlineDefaults))
+/// let report = simulation.run()
+/// report.holds            // true
+/// print(report.text)
+/// ```
+///
+/// Everything random is drawn from one ``SemanticCRDT/SplitMix64`` seeded with the
+/// configuration's seed, and time is simulated: the same configuration gives the same report,
+/// byte for byte, on every machine.
+public struct Simulation: Sendable {
+  public let configuration: SimulationConfiguration
+  var random: SplitMix64
+  let time = SimulatedTime()
+  var devices: [Device] = []
+  /// The devices of each household, by index into `devices`.
+  var householdDevices: [[Int]] = []
+  var householdIDs: [HouseholdID] = []
+  /// Members each household has had: its devices' members and the guests its owner added.
+  var householdMembers: [Set<MemberID>] = []
+  /// Ids created in each household, in creation order: where the workload picks from.
+  var created: [CreatedIDs] = []
+  var network = Network()
+  var step = 0
+  var writes: [LoggedWrite] = []
+  var removals: [LoggedRemoval] = []
+  /// Indices into `writes` of writes lost with a device's unsynced state when it was restored
+  /// from an old backup: legitimately lost, so they may be absent at the end.
+  var lostToRestore: Set<Int> = []
+  /// Increments made under the old design, per household.
+  var legacyIncrements: [UInt64] = []
+  var unexpectedFailures: [String] = []
+  /// Every event, for the trace of a failing run.
+  var events: [TraceEvent] = []
+  var report: SimulationReport
+  /// Whether the operation being made will be saved (false when a crash cuts its save short).
+  var acknowledging = true
+  /// The violations found by the last check, for the trace of a failing run.
+  var violations: [Violation] = []
+
+  struct CreatedIDs: Sendable {
+    var recipes: [RecipeID] = []
+    var lists: [WeeklyListID] = []
+    var items: [GroceryItemID] = []
+    var plans: [MealPlanID] = []
+    var guests: [MemberID] = []
+  }
+
+  struct TraceEvent: Sendable {
+    let step: Int
+    let device: Int?
+    let records: [RecordRef]
+    let text: String
+  }
+
+  /// Prepares a run; nothing happens until ``run(progress:)``.
+  ///
+  /// - Precondition: `configuration.problem == nil`.
+  public init(_ configuration: SimulationConfiguration) {
+    precondition(configuration.problem == nil, configuration.problem ?? "")
+    self.configuration = configuration
+    random = SplitMix64(seed: configuration.seed)
+    report = SimulationReport(configuration: configuration)
+  }
+
+  /// Runs the simulation to the end and checks the invariants.
+  ///
+  /// - Parameter progress: Called now and then with the steps done and the steps in all.
+  /// - Returns: The report. When an invariant fails, the report's ``SimulationReport/failure``
+  ///   holds the shortest failing prefix of the run (found by rerunning shorter prefixes) and
+  ///   its trace.
+  /// - Complexity: About O(steps × records of a household) in time.
+  public static func run(
+    _ configuration: SimulationConfiguration, progress: ((Int, Int) -> Void)? = nil
+  ) -> SimulationReport {
+    var simulation = Simulation(configuration)
+    var report = simulation.run(progress: progress)
+    if !report.holds {
+      report.failure = shortestFailingPrefix(of: configuration, failingAt: simulation.stepsRun)
+    }
+    return report
+  }
+
+  /// The steps this run actually made (its configured steps, or fewer with `stopAfter`).
+  var stepsRun: Int { min(configuration.steps, configuration.stopAfter ?? configuration.steps) }
+
+  /// Runs this simulation (without the search for a shortest failing prefix).
+  public mutating func run(progress: ((Int, Int) -> Void)? = nil) -> SimulationReport {
+    setUp()
+    runScript()
+    let total = stepsRun
+    let reportEvery = max(1, total / 20)
+    while step < total {
+      advance()
+      if step % reportEvery == 0 { progress?(step, total) }
+    }
+    heal()
+    checkInvariants()
+    summarize()
+    return report
+  }
+
+  /// One simulated second: partitions form, devices crash and restart, one device acts, and
+  /// the messages due arrive.
+  mutating func advance() {
+    step += 1
+    time.advance(by: 1000)
+    maybePartition()
+    maybeCrash()
+    restartDevicesDue()
+    let actor = random.int(in: 0..<devices.count)
+    if devices[actor].isUp {
+      if configuration.scenario.runsWorkload && random.chance(0.6) {
+        performOperation(on: actor)
+      } else {
+        gossip(from: actor)
+      }
+      if random.chance(0.02) { takeBackup(of: actor) }
+    }
+    deliverMessagesDue()
+  }
+
+  mutating func record(_ text: String, device: Int? = nil, records: [RecordRef] = []) {
+    events.append(TraceEvent(step: step, device: device, records: records, text: text))
+  }
+
+  /// "device 3 (household 1)".
+  func name(_ device: Int) -> String {
+    "device \(device + 1) (household \(devices[device].household + 1))"
+  }
+
+  /// A UUID drawn from the run's generator.
+  mutating func nextUUID() -> UUID {
+    let high = random.next()
+    let low = random.next()
+    return withUnsafeBytes(of: (high, low)) { bytes in
+      UUID(
+        uuid: (
+          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6] & 0x0F | 0x40,
+          bytes[7], bytes[8] & 0x3F | 0x80, bytes[9], bytes[10], bytes[11], bytes[12], bytes[13],
+          bytes[14], bytes[15]
+        ))
+    }
+  }
+
+  mutating func nextReplicaID() -> ReplicaID {
+    ReplicaStore.mintReplicaID(using: &random)
+  }
+}
+
+// MARK: - Setting up
+
+extension Simulation {
+  /// Creates the households: the first device of each creates it and adds the other devices'
+  /// members; the others join empty and learn it by gossip.
+  mutating func setUp() {
+    let households = configuration.households
+    householdDevices = Array(repeating: [], count: households)
+    created = Array(repeating: CreatedIDs(), count: households)
+    legacyIncrements = Array(repeating: 0, count: households)
+    let skew = Int64(clamping: configuration.clockSkewMilliseconds)
+    householdIDs = (0..<households).map { _ in HouseholdID(uuid: nextUUID()) }
+    for index in 0..<configuration.devices {
+      let household = index % households
+      let offset = skew == 0 ? 0 : Int64.random(in: -skew...skew, using: &random)
+      let drift = Int64.random(in: -100...100, using: &random)
+      let device = Device(
+        index: index, household: household, householdID: householdIDs[household],
+        member: MemberID(uuid: nextUUID()),
+        file: URL(fileURLWithPath: "household-\(household + 1)/device-\(index + 1).forager.json"),
+        wallClock: time.wallClock(offset: offset, drift: drift))
+      householdDevices[household].append(index)
+      devices.append(device)
+    }
+    householdMembers = householdDevices.map { Set($0.map { devices[$0].member }) }
+    for (household, members) in householdDevices.enumerated() {
+      for (position, index) in members.enumerated() {
+        let replicaID = nextReplicaID()
+        if position == 0 {
+          var owner = HouseholdReplica.create(
+            household: householdIDs[household], owner: devices[index].member,
+            ownerName: "Member \(index + 1)", replica: replicaID,
+            wallClock: devices[index].wallClock)
+          for other in members.dropFirst() {
+            try! owner.addMember(devices[other].member, name: "Member \(other + 1)")
+          }
+          devices[index].replica = owner
+        } else {
+          devices[index].replica = HouseholdReplica(
+            joining: householdIDs[household], member: devices[index].member,
+            replica: replicaID, wallClock: devices[index].wallClock)
+        }
+        devices[index].save()
+        devices[index].backup = devices[index].disk
+        record("\(name(index)) starts as replica \(replicaID)", device: index)
+      }
+    }
+  }
+
+  /// The scenario's scripted start: every device offline makes its scripted change, then goes
+  /// back online.
+  mutating func runScript() {
+    guard !configuration.scenario.runsWorkload else { return }
+    for index in devices.indices {
+      devices[index].offlineUntil = 1
+      report.operations += 1
+      switch configuration.scenario {
+      case .offlineDefaults:
+        launch(index)
+      case .offlineSameCategory:
+        let name = Vocabulary.testCategory[index % Vocabulary.testCategory.count]
+        createCategory(name, on: index)
+      case .slotConflict:
+        let titles = Vocabulary.recipeTitles
+        assignOwnRecipe(titles[index % titles.count][0], to: Vocabulary.contestedSlot, on: index)
+      case .household:
+        break
+      }
+    }
+  }
+
+  /// Copies the device's file to its backup (a nightly backup, or a copy a person made).
+  mutating func takeBackup(of device: Int) {
+    devices[device].backup = devices[device].disk
+    devices[device].legacyBackup = devices[device].legacyDisk
+    record("\(name(device)) backs up its file", device: device)
+  }
+}

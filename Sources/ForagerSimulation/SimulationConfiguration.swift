@@ -1,0 +1,106 @@
+/// Everything that determines a run. The same configuration gives the same run, byte for byte.
+public struct SimulationConfiguration: Hashable, Sendable {
+  /// What the devices do first (see ``Scenario``).
+  public var scenario: Scenario
+  /// Drives every random choice of the run.
+  public var seed: UInt64
+  /// Households in the run; each has its own devices and never merges another's state.
+  public var households: Int
+  /// Devices in all, spread over the households round-robin (at least two per household).
+  public var devices: Int
+  /// Simulated steps (one second of simulated time each). Each step one device acts: it
+  /// makes a change or gossips with a peer; then the messages due are delivered.
+  public var steps: Int
+  /// Probability that a sent message is lost.
+  public var dropRate: Double
+  /// Probability that a sent message is delivered twice.
+  public var duplicateRate: Double
+  /// Probability that a message is held back long enough to arrive after later ones.
+  public var reorderRate: Double
+  /// Partitions (airplane mode for a random group of devices) that form and heal during the run.
+  public var partitions: Int
+  /// Probability, each step, that a device crashes (half of them in the middle of a save).
+  public var crashRate: Double
+  /// Of the crashes, the share after which the device restarts from an older backup of its
+  /// file instead of its file (amnesia).
+  public var amnesiaRate: Double
+  /// Each device's wall clock is off by up to this much, either way, and drifts by up to
+  /// 100 ppm. Replicas refuse timestamps more than 24 hours ahead of their own clock
+  /// (``SemanticCRDT/HybridClock/defaultMaximumSkewMilliseconds``), so skews over 12 hours
+  /// make some merges refused by design, and the run reports them.
+  public var clockSkewMilliseconds: UInt64
+  /// Also runs the same workload against a model of the seeds' old design (UUID identity,
+  /// last-writer-wins records, get-or-create that checks only local data).
+  public var baseline: Bool
+  /// Stops the run after this many of its `steps` (then heals and checks as usual). A prefix
+  /// of a run is exactly that run cut short: used to find the shortest failing prefix.
+  public var stopAfter: Int?
+  /// A deliberate bug, to show that the checker can fail.
+  package var fault: SimulationFault?
+
+  /// The defaults of `scenario`.
+  public init(scenario: Scenario = .household, seed: UInt64 = 1) {
+    self.scenario = scenario
+    self.seed = seed
+    switch scenario {
+    case .household:
+      households = 2
+      devices = 6
+      steps = 5_000
+      dropRate = 0.1
+      duplicateRate = 0.05
+      reorderRate = 0.1
+      partitions = 4
+      crashRate = 0.004
+      amnesiaRate = 0.25
+      clockSkewMilliseconds = 5 * 60 * 1000
+    case .offlineDefaults, .offlineSameCategory, .slotConflict:
+      households = 1
+      devices = 2
+      steps = 200
+      dropRate = 0.1
+      duplicateRate = 0.05
+      reorderRate = 0.1
+      partitions = 0
+      crashRate = 0
+      amnesiaRate = 0
+      clockSkewMilliseconds = 60 * 1000
+    }
+    baseline = false
+  }
+
+  /// Why a configuration cannot run, or `nil` when it can.
+  public var problem: String? {
+    if households < 1 { return "--households must be at least 1" }
+    if devices < 2 * households {
+      return "--devices must be at least 2 per household (\(2 * households) for \(households))"
+    }
+    if steps < 0 { return "--steps must not be negative" }
+    for (name, rate) in [
+      ("--drop", dropRate), ("--duplicate", duplicateRate), ("--reorder", reorderRate),
+      ("--crash-rate", crashRate), ("--amnesia", amnesiaRate),
+    ] where !(0...1).contains(rate) {
+      return "\(name) must be a probability between 0 and 1, not \(rate)"
+    }
+    if dropRate == 1 { return "--drop 1 loses every message; nothing could ever sync" }
+    if partitions < 0 { return "--partitions must not be negative" }
+    if clockSkewMilliseconds > 365 * 24 * 60 * 60 * 1000 {
+      return "--clock-skew must be at most a year"
+    }
+    return nil
+  }
+}
+
+/// Deliberate bugs the simulator can inject, to prove that its checker fails when a replica
+/// misbehaves.
+package enum SimulationFault: String, Hashable, Sendable {
+  /// Merging ignores the ingredient templates of the incoming state.
+  case mergeIgnoresIngredients
+  /// A restarted device keeps its old replica id instead of taking a fresh one, so after a
+  /// restore from backup it reissues dots its peers have already seen (the Riak bug).
+  case restartKeepsReplicaID
+  /// A device merges deltas computed for an earlier incarnation of itself (a restore from
+  /// backup may have taken away writes such a delta assumes it has: the counterexample of
+  /// seed 5, kept in `CheckerTests`).
+  case trustsDeltasForEarlierIncarnations
+}

@@ -1,0 +1,90 @@
+/// What a run did and whether every invariant held.
+public struct SimulationReport: Sendable {
+  /// One checked property of the final states.
+  public struct Invariant: Sendable {
+    /// What is checked.
+    public let name: String
+    /// Whether it held.
+    public let holds: Bool
+    /// How much was checked, or what was seen.
+    public let detail: String
+    /// Each violation, with the device, step and operation where there is one.
+    public let violations: [String]
+  }
+
+  /// A household at the end of the run, as its first device shows it.
+  public struct HouseholdSummary: Sendable {
+    public var devices = 0
+    /// The number of categories on each device.
+    public var categoriesPerDevice: [Int] = []
+    public var templates = 0
+    public var recipes = 0
+    public var lists = 0
+    public var items = 0
+    public var plans = 0
+    public var meals = 0
+    public var conflictedSlots = 0
+    /// Replica ids (incarnations) that wrote to the household.
+    public var incarnations = 0
+  }
+
+  /// A household under the old design, at the end of the same run.
+  public struct BaselineSummary: Sendable {
+    public var categories = 0
+    public var categoryNames = 0
+    public var templates = 0
+    public var templateNames = 0
+    public var incrementsMade: UInt64 = 0
+    public var incrementsCounted: UInt64 = 0
+    public var meals = 0
+    public var doubleBookedSlots = 0
+  }
+
+  public let configuration: SimulationConfiguration
+  /// Operations attempted by devices (a scripted or workload change).
+  public var operations = 0
+  /// Writes saved by the device that made them.
+  public var acknowledgedWrites = 0
+  /// Operations whose save a crash cut short: never acknowledged, never sent.
+  public var lostInCrashedSaves = 0
+  public var messagesSent = 0
+  public var deltas = 0
+  public var fullStates = 0
+  public var delivered = 0
+  public var dropped = 0
+  public var duplicated = 0
+  public var reordered = 0
+  /// Messages not sent or not received because a device was offline or down.
+  public var blocked = 0
+  /// Deltas discarded because they were computed for an earlier incarnation of the receiver.
+  public var staleDeltasDiscarded = 0
+  public var refusedOtherHousehold = 0
+  public var refusedClockSkew = 0
+  public var crashes = 0
+  public var crashesDuringSave = 0
+  public var restoredFromBackup = 0
+  /// Anti-entropy rounds after the network healed until every household's replicas were
+  /// equal; `nil` when they never became equal.
+  public var convergenceRounds: Int?
+  public var households: [HouseholdSummary] = []
+  public var invariants: [Invariant] = []
+  public var baseline: [BaselineSummary]?
+  /// For a failing run: the shortest prefix of it that still fails, and the events of that
+  /// prefix that touched the records involved.
+  public var failure: Failure?
+
+  /// Where a failing run first fails.
+  public struct Failure: Sendable {
+    /// The run cut to this many steps still fails; one step fewer does not.
+    public let steps: Int
+    /// The failing invariants of the shortened run, and the events behind them.
+    public let trace: [String]
+  }
+
+  init(configuration: SimulationConfiguration) {
+    self.configuration = configuration
+  }
+
+  /// Whether every invariant held.
+  public var holds: Bool { invariants.allSatisfy(\.holds) }
+}

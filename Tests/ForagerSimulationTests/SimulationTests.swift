@@ -1,0 +1,76 @@
+import ForagerSimulation
+import Foundation
+import SemanticCRDT
+import Testing
+
+@testable import ForagerSimulation
+
+/// The simulator: deterministic, its scenarios end as the seeds require, and its checker fails
+/// when a replica misbehaves.
+@Suite struct SimulationTests {
+  /// A short household run, for tests.
+  static func shortRun(seed: UInt64 = 1, steps: Int = 1_500) -> SimulationConfiguration {
+    var configuration = SimulationConfiguration(seed: seed)
+    configuration.steps = steps
+    return configuration
+  }
+
+  @Test func theSameSeedGivesTheSameReportByteForByte() {
+    let configuration = Self.shortRun(seed: 42)
+    let first = Simulation.run(configuration)
+    let second = Simulation.run(configuration)
+    #expect(first.text == second.text)
+    #expect(first.json == second.json)
+    let other = Simulation.run(Self.shortRun(seed: 43))
+    #expect(other.text != first.text, "the seed must drive the run")
+  }
+
+  @Test(arguments: [1, 2, 3, 4] as [UInt64])
+  func aMixedHouseholdRunKeepsEveryInvariant(seed: UInt64) {
+    var configuration = Self.shortRun(seed: seed, steps: 3_000)
+    configuration.crashRate = 0.01
+    configuration.baseline = true
+    let report = Simulation.run(configuration)
+    #expect(report.holds, "\(report.text)")
+    // The run must exercise what it claims to survive.
+    #expect(report.crashes > 0 && report.crashesDuringSave > 0 && report.restoredFromBackup > 0)
+    #expect(report.dropped > 0 && report.duplicated > 0 && report.reordered > 0)
+    #expect(report.refusedOtherHousehold > 0 || seed != 1)
+    #expect(report.acknowledgedWrites > 1_000)
+    #expect(report.convergenceRounds != nil)
+  }
+
+  @Test func offlineDefaultsEndWithSevenCategoriesAndTheOldDesignWithFourteen() throws {
+    var configuration = SimulationConfiguration(scenario: .offlineDefaults)
+    configuration.baseline = true
+    let report = Simulation.run(configuration)
+    #expect(report.holds, "\(report.text)")
+    #expect(report.households.map(\.categoriesPerDevice) == [[7, 7]])
+    let baseline = try #require(report.baseline?.first)
+    #expect(baseline.categories == 14 && baseline.categoryNames == 7)
+    #expect(report.text.contains("7 categories on every device"))
+    #expect(report.text.contains("14 categories for 7 names (7 duplicates)"))
+  }
+
+  @Test func offlineSameCategoryEndsWithOneCategory() throws {
+    var configuration = SimulationConfiguration(scenario: .offlineSameCategory)
+    configuration.devices = 5
+    configuration.baseline = true
+    let report = Simulation.run(configuration)
+    #expect(report.holds, "\(report.text)")
+    #expect(report.households.map(\.categoriesPerDevice) == [[1, 1, 1, 1, 1]])
+    #expect(try #require(report.baseline?.first).categories == 5)
+  }
+
+  @Test func slotConflictEndsAsOneMealShowingEveryChoice() throws {
+    var configuration = SimulationConfiguration(scenario: .slotConflict)
+    configuration.devices = 3
+    configuration.baseline = true
+    let report = Simulation.run(configuration)
+    #expect(report.holds, "\(report.text)")
+    #expect(report.households.first?.meals == 1)
+    #expect(report.households.first?.conflictedSlots == 1)
+    let baseline = try #require(report.baseline?.first)
+    #expect(baseline.meals == 3 && baseline.doubleBookedSlots == 1)
+  }
+}
