@@ -253,6 +253,26 @@ struct SeedScenarioTests {
     #expect(try phone.merge(tablet.state) == MergeReport())  // nothing new the second time
   }
 
+  @Test func mergeReportsWhatItRemovedFromADeltaAsFromAFullState() throws {
+    var phone = owner()
+    let list = try phone.createWeeklyList(name: "This Week")
+    let plan = try phone.createMealPlan(name: "Prep")
+    try phone.getOrCreateCategory(displayName: "Produce")
+    var tablet = device("tablet")
+    try tablet.merge(phone.state)
+    let seen = tablet.state.version
+    try phone.deleteWeeklyList(list.id)
+    try phone.deleteMealPlan(plan.id)
+    var fromDelta = tablet
+    let delta = try #require(phone.delta(since: seen))
+    let viaDelta = try fromDelta.merge(delta)
+    let viaState = try tablet.merge(phone.state)
+    for report in [viaDelta, viaState] {
+      #expect(report.recordsRemoved == 2)
+      #expect(report.recordsAdded == 0 && report.recordsMerged == 0)
+    }
+  }
+
   @Test func onlyTheOwnerManagesMembersAndTheOwnerCannotLeave() throws {
     var phone = owner()
     try phone.addMember(alex, name: "Alex")

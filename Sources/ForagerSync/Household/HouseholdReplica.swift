@@ -125,9 +125,32 @@ extension HouseholdReplica {
         throw .clockSkew(error)
       }
     }
-    let before = state
+    // Only what the remote touches is kept from before: holding the whole old state would
+    // make the merge copy every map (copy-on-write), O(n) for a delta of a few records.
+    let members = MergeReport.Before(state.members, touchedBy: remote.members)
+    let categories = MergeReport.Before(state.categories, touchedBy: remote.categories)
+    let ingredients = MergeReport.Before(state.ingredients, touchedBy: remote.ingredients)
+    let recipes = MergeReport.Before(state.recipes, touchedBy: remote.recipes)
+    let lists = MergeReport.Before(state.lists, touchedBy: remote.lists)
+    let items = MergeReport.Before(state.items, touchedBy: remote.items)
+    let plans = MergeReport.Before(state.plans, touchedBy: remote.plans)
+    let meals = MergeReport.Before(state.meals, touchedBy: remote.meals)
     state.merge(remote)
-    return MergeReport(before: before, after: state, remote: remote)
+    var report = MergeReport()
+    report.count(members, after: state.members, remote: remote.members)
+    report.count(categories, after: state.categories, remote: remote.categories)
+    report.count(ingredients, after: state.ingredients, remote: remote.ingredients)
+    report.count(recipes, after: state.recipes, remote: remote.recipes)
+    report.count(lists, after: state.lists, remote: remote.lists)
+    report.count(items, after: state.items, remote: remote.items)
+    report.count(plans, after: state.plans, remote: remote.plans)
+    report.count(meals, after: state.meals, remote: remote.meals)
+    // A slot can only become conflicted where the remote wrote to it.
+    report.newConflicts = remote.meals.keys.filter { slot in
+      (state.meals[slot]?.assignment.isConflicted ?? false)
+        && !(meals.values[slot]?.assignment.isConflicted ?? false)
+    }.sorted()
+    return report
   }
 
   /// The part of this replica's state that a peer whose state has seen `version` lacks.
@@ -137,33 +160,40 @@ extension HouseholdReplica {
 }
 
 extension MergeReport {
-  init(before: HouseholdState, after: HouseholdState, remote: HouseholdState) {
-    self.init()
-    count(before.members, after.members, remote.members)
-    count(before.categories, after.categories, remote.categories)
-    count(before.ingredients, after.ingredients, remote.ingredients)
-    count(before.recipes, after.recipes, remote.recipes)
-    count(before.lists, after.lists, remote.lists)
-    count(before.items, after.items, remote.items)
-    count(before.plans, after.plans, remote.plans)
-    count(before.meals, after.meals, remote.meals)
-    newConflicts = after.meals.keys.filter { slot in
-      after.meals[slot]!.assignment.isConflicted
-        && !(before.meals[slot]?.assignment.isConflicted ?? false)
-    }.sorted()
+  /// One map before a merge, as far as the merge's report needs it: its size, and its values
+  /// under the keys the remote map holds.
+  struct Before<Key: Hashable, Value: Mergeable> {
+    let count: Int
+    let values: [Key: Value]
+
+    /// - Complexity: O(keys of `remote`).
+    init(_ local: ORMap<Key, Value>, touchedBy remote: ORMap<Key, Value>) {
+      count = local.count
+      var values: [Key: Value] = [:]
+      for key in remote.keys {
+        if let value = local[key] { values[key] = value }
+      }
+      self.values = values
+    }
   }
 
-  private mutating func count<Key, Value: Equatable>(
-    _ before: ORMap<Key, Value>, _ after: ORMap<Key, Value>, _ remote: ORMap<Key, Value>
+  /// Counts what the merge added and merged among the remote's keys, and what it removed.
+  ///
+  /// - Complexity: O(keys of `remote`): a key of the map after the merge either was there
+  ///   before or was added, so the removed ones need no scan.
+  mutating func count<Key, Value: Equatable>(
+    _ before: Before<Key, Value>, after: ORMap<Key, Value>, remote: ORMap<Key, Value>
   ) {
+    var added = 0
     for key in remote.keys {
       guard let merged = after[key] else { continue }
-      if let local = before[key] {
+      if let local = before.values[key] {
         if local != merged { recordsMerged += 1 }
       } else {
-        recordsAdded += 1
+        added += 1
       }
     }
-    recordsRemoved += before.keys.filter { !after.contains($0) }.count
+    recordsAdded += added
+    recordsRemoved += before.count + added - after.count
   }
 }
