@@ -129,8 +129,9 @@ extension Simulation {
     }
     let lost = lostToRestore.count
     let detail =
-      "\(writes.count - lost) writes checked"
-      + (lost > 0 ? "; \(lost) lost with unsynced state on restore from backup" : "")
+      "\(writes.count - lost) of \(writes.count) writes checked, "
+      + (lost > 0 ? "\(lost) lost with unsynced state on restore from backup, " : "")
+      + "\(removals.count) removals checked through the writes they removed"
     return (found, detail)
   }
 
@@ -191,7 +192,12 @@ extension Simulation {
             "household \(key.household + 1): \(key.counter) counts \(final) from \(key.replica), but it made \(tally.made)\(tally.required < tally.made ? " (at least \(tally.required) survived)" : "")",
           records: [key.counter.record]))
     }
-    return (found, "\(made) increments made, \(counted) counted")
+    let lost = tallies.values.reduce(0) { $0 + $1.made - $1.required }
+    return (
+      found,
+      "\(made) increments made, \(counted) counted"
+        + (lost > 0 ? ", up to \(lost) lost with unsynced state on restore from backup" : "")
+    )
   }
 
   /// Every record was created by a member of its own household.

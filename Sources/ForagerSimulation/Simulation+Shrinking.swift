@@ -1,7 +1,8 @@
 extension Simulation {
-  /// The shortest prefix of a failing run that still fails, by bisection over `stopAfter`
-  /// (a prefix of a run is that run cut short, so each probe replays the same events), with
-  /// the events of that prefix that touched the records and devices of its violations.
+  /// A failing prefix of a failing run one step longer than a passing one, by bisection over
+  /// `stopAfter` (a prefix of a run is that run cut short, so each probe replays the same
+  /// events): the shortest failing prefix when a failure, once it appears, stays. With it, the
+  /// events of that prefix that touched the records and devices of its violations.
   ///
   /// - Complexity: About log₂(steps) reruns of at most `steps` steps.
   static func shortestFailingPrefix(

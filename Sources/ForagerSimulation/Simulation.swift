@@ -75,7 +75,7 @@ public struct Simulation: Sendable {
   ///
   /// - Parameter progress: Called now and then with the steps done and the steps in all.
   /// - Returns: The report. When an invariant fails, the report's ``SimulationReport/failure``
-  ///   holds the shortest failing prefix of the run (found by rerunning shorter prefixes) and
+  ///   holds a failing prefix of the run one step longer than a passing one (by bisection) and
   ///   its trace.
   /// - Complexity: About O(steps × records of a household) in time.
   public static func run(

@@ -14,7 +14,7 @@ extension SimulationReport {
     )
     lines.append("")
     lines.append(
-      "operations  \(operations) (\(acknowledgedWrites) writes acknowledged; \(lostInCrashedSaves) changes lost in saves cut short by a crash)"
+      "operations  \(operations) (\(acknowledgedWrites) writes and removals acknowledged; \(lostInCrashedSaves) changes lost in saves cut short by a crash)"
     )
     lines.append(
       "messages    \(messagesSent) sent (\(deltas) deltas, \(fullStates) full states): \(delivered) delivered, \(dropped) dropped, \(duplicated) duplicated, \(reordered) reordered, \(blocked) lost to partitions or crashes, \(staleDeltasDiscarded) deltas for an earlier incarnation discarded"

@@ -69,8 +69,8 @@ public struct SimulationReport: Sendable {
   public var households: [HouseholdSummary] = []
   public var invariants: [Invariant] = []
   public var baseline: [BaselineSummary]?
-  /// For a failing run: the shortest prefix of it that still fails, and the events of that
-  /// prefix that touched the records involved.
+  /// For a failing run: a prefix of it that still fails while one step less passes (found by
+  /// bisection), and the events of that prefix that touched the records involved.
   public var failure: Failure?
 
   /// Where a failing run first fails.
