@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "ForagerSync", targets: ["ForagerSync"]),
     .library(name: "ForagerSimulation", targets: ["ForagerSimulation"]),
     .executable(name: "forager-sim", targets: ["forager-sim"]),
+    .executable(name: "forager-sync", targets: ["forager-sync"]),
   ],
   dependencies: [],
   targets: [
@@ -16,6 +17,8 @@ let package = Package(
     .target(name: "ForagerSync", dependencies: ["SemanticCRDT"]),
     .target(name: "ForagerSimulation", dependencies: ["ForagerSync", "SemanticCRDT"]),
     .executableTarget(name: "forager-sim", dependencies: ["ForagerSimulation"]),
+    .target(name: "ForagerSyncTool", dependencies: ["ForagerSync", "SemanticCRDT"]),
+    .executableTarget(name: "forager-sync", dependencies: ["ForagerSyncTool"]),
     .target(
       name: "CRDTTestSupport",
       dependencies: ["SemanticCRDT"],
@@ -46,6 +49,18 @@ let package = Package(
     .testTarget(
       name: "ForagerSimulationTests",
       dependencies: ["ForagerSimulation", "ForagerSync", "ForagerTestSupport", "forager-sim"]
+    ),
+    .executableTarget(
+      name: "FolderSyncWorker",
+      dependencies: ["ForagerSync", "ForagerSyncTool", "SemanticCRDT"],
+      path: "Tests/FolderSyncWorker"
+    ),
+    .testTarget(
+      name: "ForagerSyncToolTests",
+      dependencies: [
+        "ForagerSyncTool", "ForagerSync", "SemanticCRDT", "ForagerTestSupport", "forager-sync",
+        "FolderSyncWorker",
+      ]
     ),
     .testTarget(
       name: "CRDTTestSupportTests",

@@ -5,29 +5,8 @@ import Testing
 
 /// `forager-sim` as a person runs it: the built binary, its report, its exit status.
 @Suite struct ForagerSimBinaryTests {
-  struct Run {
-    let status: Int32
-    let output: String
-    let errors: String
-  }
-
-  static func run(_ arguments: [String]) throws -> Run {
-    let binary = BuiltProducts.executable("forager-sim")
-    try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no \(binary.path)")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      errors: String(decoding: errorData, as: UTF8.self))
+  static func run(_ arguments: [String]) throws -> ProcessRun {
+    try ProcessRun("forager-sim", arguments)
   }
 
   @Test func aSeededRunPrintsTheLibrarysReportAndExitsZero() throws {

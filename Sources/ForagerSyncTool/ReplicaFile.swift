@@ -1,0 +1,35 @@
+import ForagerSync
+import Foundation
+
+/// A replica file as read from disk, for the tool's commands.
+struct ReplicaFile {
+  let url: URL
+  let contents: ReplicaFileContents
+  let size: Int
+
+  /// Reads and checks the file (format, checksum, shape) without changing it.
+  ///
+  /// - Throws: ``ToolError`` naming the file and the problem, also when there is no file.
+  static func read(_ url: URL) throws(ToolError) -> ReplicaFile {
+    let contents: ReplicaFileContents?
+    do {
+      contents = try ReplicaStore(fileURL: url).read()
+    } catch {
+      throw .refused(error.description)
+    }
+    guard let contents else { throw .refused("\(url.path): no such file") }
+    let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    return ReplicaFile(url: url, contents: contents, size: size ?? 0)
+  }
+
+  /// The replica of this file, opened as the store opens it, under a fresh incarnation.
+  func open() throws(ToolError) -> HouseholdReplica {
+    do {
+      return try ReplicaStore.open(
+        contents, file: url, household: contents.state.householdID, member: contents.member,
+        wallClock: .system, incarnation: ReplicaStore.mintReplicaID())
+    } catch {
+      throw .refused(error.description)
+    }
+  }
+}
