@@ -84,7 +84,7 @@ extension Simulation {
   /// superseded: a field holds a later stamp, a removal that had seen the write took the
   /// record away, a slot shows a later assignment.
   private func acknowledgedWriteViolations() -> ([Violation], String) {
-    var removalsSeen: [Int: [RecordRef: [CausalContext]]] = [:]
+    var removalsSeen: [Int: [RecordRef: [Set<Dot>]]] = [:]
     for removal in removals {
       removalsSeen[removal.household, default: [:]][removal.record, default: []].append(
         removal.seen)

@@ -373,6 +373,7 @@ extension Simulation {
           "step \(step): \(name(index)) \(operation): no write of \(record)")
         continue
       }
+      writesByRecord[household][record, default: []].append(writes.count)
       writes.append(
         LoggedWrite(
           household: household, device: index, step: step, operation: operation, record: record,
@@ -380,10 +381,15 @@ extension Simulation {
       touched.append(record)
     }
     for record in removing {
+      // Only the logged writes of this record that the removal had seen: keeping the map's
+      // whole causal context per removal would hold an old copy of it for every removal.
+      let context = state.context(of: record)
+      let seen = (writesByRecord[household][record] ?? []).map { writes[$0].dot }.filter(
+        context.contains)
       removals.append(
         LoggedRemoval(
           household: household, device: index, step: step, operation: operation, record: record,
-          seen: state.context(of: record)))
+          seen: Set(seen)))
       touched.append(record)
     }
     report.acknowledgedWrites += pending.count + removing.count

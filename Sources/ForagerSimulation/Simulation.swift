@@ -31,6 +31,8 @@ public struct Simulation: Sendable {
   var network = Network()
   var step = 0
   var writes: [LoggedWrite] = []
+  /// Indices into `writes` by household and record, to tell which writes a removal had seen.
+  var writesByRecord: [[RecordRef: [Int]]] = []
   var removals: [LoggedRemoval] = []
   /// Indices into `writes` of writes lost with a device's unsynced state when it was restored
   /// from an old backup: legitimately lost, so they may be absent at the end.
@@ -166,6 +168,7 @@ extension Simulation {
     householdDevices = Array(repeating: [], count: households)
     created = Array(repeating: CreatedIDs(), count: households)
     legacyIncrements = Array(repeating: 0, count: households)
+    writesByRecord = Array(repeating: [:], count: households)
     let skew = Int64(clamping: configuration.clockSkewMilliseconds)
     householdIDs = (0..<households).map { _ in HouseholdID(uuid: nextUUID()) }
     for index in 0..<configuration.devices {

@@ -97,8 +97,8 @@ struct LoggedRemoval: Sendable {
   let step: Int
   let operation: String
   let record: RecordRef
-  /// The causal context of the record's map at the removal: the writes it removed.
-  let seen: CausalContext
+  /// The logged writes of the record that the removal had seen (and so removed).
+  let seen: Set<Dot>
 }
 
 extension HouseholdState {
