@@ -23,8 +23,10 @@ struct Benchmark {
   let n: Int
   let run: (_ runs: Int) -> Result
 
+  /// - Parameter operations: How many operations one run of `body` makes; the figures are per
+  ///   operation (the time of a run divided by it).
   init<Input>(
-    _ name: String, n: Int, prepare: @escaping () -> Input,
+    _ name: String, n: Int, operations: Int = 1, prepare: @escaping () -> Input,
     bytes: ((Input) -> Int)? = nil, body: @escaping (Input) -> Void
   ) {
     self.name = name
@@ -39,9 +41,10 @@ struct Benchmark {
         let elapsed = clock.measure { body(input) }
         // The first run warms caches and allocators; it is not counted.
         if index > 0 {
-          samples.append(
+          let nanoseconds =
             UInt64(elapsed.components.seconds) * 1_000_000_000
-              + UInt64(elapsed.components.attoseconds / 1_000_000_000))
+            + UInt64(elapsed.components.attoseconds / 1_000_000_000)
+          samples.append(nanoseconds / UInt64(operations))
         }
       }
       samples.sort()
@@ -64,5 +67,19 @@ func format(nanoseconds: UInt64) -> String {
   case ..<1_000_000: return String(format: "%.1f µs", value / 1_000)
   case ..<1_000_000_000: return String(format: "%.1f ms", value / 1_000_000)
   default: return String(format: "%.2f s", value / 1_000_000_000)
+  }
+}
+
+/// Hands a timed body a value nothing else holds, so that mutating it costs what it costs in an
+/// app (no copy-on-write of the whole store). `prepare` builds a fresh value for every run.
+final class Unique<Value> {
+  private var value: Value?
+
+  init(_ value: Value) { self.value = value }
+
+  /// The value, once; the box no longer holds it.
+  func take() -> Value {
+    defer { value = nil }
+    return value!
   }
 }

@@ -40,7 +40,9 @@ while let argument = arguments.first {
 
 let sizes = mode == "smoke" ? [100] : [1_000, 10_000, 100_000]
 let mixedSizes = mode == "smoke" ? [100] : (mode == "quick" ? [100_000] : [1_000, 10_000, 100_000])
-let benchmarks = CodecBenchmarks.all(sizes: sizes, mixedSizes: mixedSizes)
+let benchmarks =
+  (SetBenchmarks.all(sizes: sizes) + HouseholdBenchmarks.all(sizes: sizes)
+  + CodecBenchmarks.all(sizes: sizes, mixedSizes: mixedSizes))
   .filter { filter == nil || $0.name.contains(filter!) }
 
 if listOnly {
@@ -93,6 +95,62 @@ for suffix in ["", ".mixed"] {
 if !ratioLines.isEmpty {
   say("\ncodec against JSONEncoder/JSONDecoder (medians):")
   for line in ratioLines { say("  " + line) }
+}
+
+// The performance bar of issue #6, checked against this run's figures at n = 100k.
+@MainActor func row(_ name: String, _ n: Int = 100_000) -> Result? {
+  results.first { $0.name == name && $0.n == n }
+}
+var targetLines: [String] = []
+@MainActor func target(
+  _ text: String, _ measured: Double?, limit: Double, atMost: Bool, unit: String
+) {
+  guard let measured else { return }
+  let met = atMost ? measured <= limit : measured >= limit
+  let figure = String(format: "%.2f %@", measured, unit)
+  targetLines.append("  \(met ? "met   " : "MISSED") \(text): \(figure)")
+}
+let milliseconds = { (name: String) in row(name).map { Double($0.median_ns) / 1e6 } }
+let microseconds = { (name: String) in row(name).map { Double($0.median_ns) / 1e3 } }
+target("orset.merge ≤ 40 ms", milliseconds("orset.merge"), limit: 40, atMost: true, unit: "ms")
+if let set = row("orset.merge"), let plain = row("baseline.dictionary.merge") {
+  target(
+    "orset.merge ≤ 1.5× baseline.dictionary.merge",
+    Double(set.median_ns) / Double(max(plain.median_ns, 1)), limit: 1.5, atMost: true, unit: "×")
+}
+if let set = row("orset.merge"), let bytes = set.bytes {
+  target(
+    "ORSet bytes per element ≤ 40", Double(bytes) / Double(set.n), limit: 40, atMost: true,
+    unit: "bytes")
+}
+target(
+  "household.lookup ≤ 1 µs", microseconds("household.lookup"), limit: 1, atMost: true, unit: "µs")
+target(
+  "household.getOrCreate.existing ≤ 2 µs", microseconds("household.getOrCreate.existing"),
+  limit: 2, atMost: true, unit: "µs")
+if let delta = row("delta.size")?.bytes, let state = row("state.size")?.bytes {
+  target(
+    "delta.size ≤ 1% of state.size", 100 * Double(delta) / Double(max(state, 1)), limit: 1,
+    atMost: true, unit: "%")
+}
+for suffix in ["", ".mixed"] {
+  for operation in ["save", "load"] {
+    if let ours = row("codec.\(operation)\(suffix)"),
+      let theirs = row("foundation.\(operation)\(suffix)")
+    {
+      target(
+        "codec.\(operation)\(suffix) ≥ 10× foundation.\(operation)\(suffix)",
+        Double(theirs.median_ns) / Double(max(ours.median_ns, 1)), limit: 10, atMost: false,
+        unit: "×")
+    }
+  }
+}
+target(
+  "household.receive ≤ 300 ms", milliseconds("household.receive"), limit: 300, atMost: true,
+  unit: "ms")
+if !targetLines.isEmpty {
+  say("\ntargets at n = 100k (issue #6):")
+  for line in targetLines { say(line) }
 }
 
 if let jsonPath {

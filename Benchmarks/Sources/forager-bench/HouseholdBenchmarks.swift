@@ -1,0 +1,148 @@
+import ForagerSync
+import Foundation
+import SemanticCRDT
+
+/// The household at n categories: merging two replicas, receiving a peer's encoded state,
+/// lookups and get-or-create per operation, deltas after 100 changes, and memory per record.
+enum HouseholdBenchmarks {
+  /// Operations per timed run of the per-operation rows.
+  static let operations = 1_000
+
+  /// A replica holding categories `range`, created by `replica`.
+  static func categories(_ range: Range<Int>, by replica: ReplicaID) -> HouseholdReplica {
+    var household = Households.replica(replica)
+    for index in range {
+      _ = try! household.getOrCreateCategory(displayName: "Category \(index)")
+    }
+    return household
+  }
+
+  /// The second replica of `household.merge`: categories n/2..<3n/2, and a concurrent rename of
+  /// a tenth of the shared ones.
+  static func peer(_ n: Int) -> HouseholdReplica {
+    var peer = categories(n / 2..<n + n / 2, by: "bench-tablet")
+    for index in stride(from: n / 2, to: n, by: 10) {
+      try! peer.renameCategory(
+        CategoryKey(normalizing: "Category \(index)"), to: "CATEGORY \(index)")
+    }
+    return peer
+  }
+
+  /// First replica of `household.merge`: categories 0..<n, renaming a tenth of the shared ones
+  /// too (concurrently with the peer).
+  static func first(_ n: Int) -> HouseholdReplica {
+    var first = categories(0..<n, by: "bench-phone")
+    for index in stride(from: n / 2, to: n, by: 20) {
+      try! first.renameCategory(
+        CategoryKey(normalizing: "Category \(index)"), to: "category  \(index)")
+    }
+    return first
+  }
+
+  static func all(sizes: [Int]) -> [Benchmark] {
+    sizes.flatMap { n -> [Benchmark] in
+      let peerReplica = Lazy { peer(n) }
+      let encodedPeer = Lazy { JSONWriter.encode(peerReplica.value.state) }
+      let store = Lazy { categories(0..<n, by: "bench-phone") }
+      let names = Lazy {
+        var random = SplitMix64(seed: UInt64(n))
+        return (0..<operations).map { _ in "Category \(random.int(in: 0..<n))" }
+      }
+      let synced = Lazy { () -> (HouseholdReplica, HouseholdState, HouseholdVersion) in
+        var changed = store.value
+        let version = changed.state.version
+        for index in 0..<50 {
+          try! changed.renameCategory(
+            CategoryKey(normalizing: "Category \(index * (n / 50))"), to: "Renamed \(index)")
+          try! changed.getOrCreateCategory(displayName: "New \(index)")
+        }
+        return (changed, changed.delta(since: version)!, version)
+      }
+      return [
+        Benchmark("household.merge", n: n, prepare: { (Unique(first(n)), peerReplica.value.state) })
+        {
+          var replica = $0.0.take()
+          blackHole(try! replica.merge($0.1))
+        },
+        Benchmark(
+          "household.receive", n: n, prepare: { (Unique(first(n)), encodedPeer.value) },
+          bytes: { $0.1.count }
+        ) {
+          var replica = $0.0.take()
+          let state = try! JSONReader.decode(HouseholdState.self, from: $0.1)
+          blackHole(try! replica.merge(state))
+        },
+        Benchmark(
+          "household.lookup", n: n, operations: operations, prepare: { (store.value, names.value) }
+        ) { input in
+          for name in input.1 { blackHole(input.0.category(named: name)) }
+        },
+        Benchmark(
+          "household.getOrCreate.existing", n: n, operations: operations,
+          prepare: { (Unique(store.value), names.value) }
+        ) { input in
+          var replica = input.0.take()
+          for name in input.1 { blackHole(try! replica.getOrCreateCategory(displayName: name)) }
+          blackHole(replica)
+        },
+        Benchmark(
+          "household.getOrCreate.new", n: n, operations: operations,
+          prepare: { (Unique(categories(0..<n, by: "bench-phone")), names.value) }
+        ) { input in
+          var replica = input.0.take()
+          for index in 0..<operations {
+            blackHole(try! replica.getOrCreateCategory(displayName: "Fresh \(index)"))
+          }
+          blackHole(replica)
+        },
+        Benchmark(
+          "delta.size", n: n, prepare: { synced.value },
+          bytes: { JSONWriter.encode($0.1).count }
+        ) { input in
+          blackHole(input.0.delta(since: input.2))
+        },
+        Benchmark(
+          "state.size", n: n, prepare: { synced.value.0.state },
+          bytes: { JSONWriter.encode($0).count }
+        ) { state in
+          blackHole(JSONWriter.encode(state))
+        },
+        Benchmark(
+          "delta.apply", n: n,
+          prepare: { (Unique(categories(0..<n, by: "bench-phone")), synced.value.1) }
+        ) { input in
+          var replica = input.0.take()
+          blackHole(try! replica.merge(input.1))
+        },
+        Benchmark(
+          "memory.household", n: n, prepare: { () },
+          bytes: { _ in residentBytesPerRecord(n) }
+        ) { _ in
+          blackHole(categories(0..<n, by: "bench-phone"))
+        },
+      ]
+    }
+  }
+
+  /// Resident memory added by building a household of `n` categories, per record: the process's
+  /// resident set before and after, with the household alive.
+  static func residentBytesPerRecord(_ n: Int) -> Int {
+    let before = residentBytes()
+    let household = categories(0..<n, by: "bench-phone")
+    let after = residentBytes()
+    withExtendedLifetime(household) {}
+    return max(0, after - before) / n
+  }
+
+  /// The process's resident set size, from /proc on Linux; 0 elsewhere.
+  static func residentBytes() -> Int {
+    #if os(Linux)
+      guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+        let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+      else { return 0 }
+      return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    #else
+      return 0
+    #endif
+  }
+}
