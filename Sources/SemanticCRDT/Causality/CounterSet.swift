@@ -4,11 +4,12 @@
 /// A replica numbers its events without gaps, so a state that received them in order holds only
 /// a prefix; out-of-order delivery and delta contexts leave a few intervals. The representation
 /// is canonical: equal sets have equal stored values.
+@usableFromInline
 struct CounterSet: Hashable, Sendable {
   /// Every counter in `1...prefix` is in the set (none when 0).
-  private(set) var prefix: UInt64 = 0
+  @usableFromInline private(set) var prefix: UInt64 = 0
   /// Intervals above `prefix + 1`, sorted, disjoint and non-adjacent.
-  private(set) var intervals: [ClosedRange<UInt64>] = []
+  @usableFromInline private(set) var intervals: [ClosedRange<UInt64>] = []
 
   init() {}
 
@@ -50,6 +51,7 @@ struct CounterSet: Hashable, Sendable {
   }
 
   /// - Complexity: O(1) for counters in the prefix, O(log *k*) otherwise.
+  @inlinable
   func contains(_ counter: UInt64) -> Bool {
     if counter <= prefix { return counter > 0 }
     var low = 0

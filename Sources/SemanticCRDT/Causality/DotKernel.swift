@@ -3,15 +3,17 @@
 ///
 /// ``ORSet`` and ``ORMap`` are thin wrappers around it. Invariant: every live dot is in the
 /// context and belongs to exactly one key.
+@usableFromInline
 struct DotKernel<Key: Hashable, Value> {
-  private(set) var entries: [Key: DotSiblings<Value>]
-  private(set) var context: CausalContext
+  @usableFromInline private(set) var entries: [Key: DotSiblings<Value>]
+  @usableFromInline private(set) var context: CausalContext
 
   init() {
     entries = [:]
     context = CausalContext()
   }
 
+  @usableFromInline
   init(entries: [Key: DotSiblings<Value>], context: CausalContext) {
     self.entries = entries
     self.context = context
@@ -50,7 +52,9 @@ struct DotKernel<Key: Hashable, Value> {
   /// ``DotSiblings/join(_:seenBy:_:seenBy:)``; the contexts unite.
   ///
   /// - Complexity: O(*n* + *m*) hash lookups for *n* and *m* keys; the pass over keys only this
-  ///   side holds is skipped when the other side has seen none of this side's dots.
+  ///   side holds is skipped when the other side has seen none of this side's dots. Inlinable,
+  ///   so that each client specializes it for its keys and values.
+  @inlinable
   mutating func merge(_ other: DotKernel) {
     if !entries.isEmpty && !other.context.isDisjoint(with: context) {
       var removed: [Key] = []
@@ -65,6 +69,7 @@ struct DotKernel<Key: Hashable, Value> {
       }
       for key in removed { entries.removeValue(forKey: key) }
     }
+    var seenHere = ContextMembership(context)
     for (key, theirs) in other.entries {
       if let index = entries.index(forKey: key) {
         let mine = entries.values[index]
@@ -74,7 +79,7 @@ struct DotKernel<Key: Hashable, Value> {
         } else {
           entries.remove(at: index)
         }
-      } else if let kept = theirs.filter({ !context.contains($0) }) {
+      } else if let kept = theirs.filter({ !seenHere.contains($0) }) {
         entries[key] = kept
       }
     }

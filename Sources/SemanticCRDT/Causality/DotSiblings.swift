@@ -1,7 +1,14 @@
 /// A value written by the event `dot`.
+@usableFromInline
 struct DottedValue<Value> {
-  let dot: Dot
-  let value: Value
+  @usableFromInline let dot: Dot
+  @usableFromInline let value: Value
+
+  @usableFromInline
+  init(dot: Dot, value: Value) {
+    self.dot = dot
+    self.value = value
+  }
 }
 
 extension DottedValue: Equatable where Value: Equatable {}
@@ -12,12 +19,14 @@ extension DottedValue: Sendable where Value: Sendable {}
 /// One dot is by far the common case and is stored inline, without an allocation. Several dots
 /// (concurrent writes not yet superseded) are kept sorted by dot, so equal sets are equal values.
 /// A dot names one event, so two copies of the same dot always carry the same value.
+@usableFromInline
 enum DotSiblings<Value> {
   case one(Dot, Value)
   /// At least two, sorted by dot, no dot twice.
   case many([DottedValue<Value>])
 
   /// Builds siblings from values sorted by dot without repeats; `nil` when there are none.
+  @inlinable
   init?(sorted values: [DottedValue<Value>]) {
     switch values.count {
     case 0: return nil
@@ -26,6 +35,7 @@ enum DotSiblings<Value> {
     }
   }
 
+  @inlinable
   var count: Int {
     switch self {
     case .one: 1
@@ -34,6 +44,7 @@ enum DotSiblings<Value> {
   }
 
   /// The siblings in dot order.
+  @inlinable
   var elements: [DottedValue<Value>] {
     switch self {
     case .one(let dot, let value): [DottedValue(dot: dot, value: value)]
@@ -41,6 +52,7 @@ enum DotSiblings<Value> {
     }
   }
 
+  @inlinable
   func forEachDot(_ body: (Dot) -> Void) {
     switch self {
     case .one(let dot, _): body(dot)
@@ -48,6 +60,7 @@ enum DotSiblings<Value> {
     }
   }
 
+  @inlinable
   func contains(_ dot: Dot) -> Bool {
     switch self {
     case .one(let own, _): own == dot
@@ -63,6 +76,7 @@ enum DotSiblings<Value> {
   }
 
   /// Whether both hold the same dots (and so, by construction, the same values).
+  @inlinable
   func hasSameDots(as other: DotSiblings) -> Bool {
     switch (self, other) {
     case (.one(let mine, _), .one(let theirs, _)): mine == theirs
@@ -73,6 +87,7 @@ enum DotSiblings<Value> {
   }
 
   /// The siblings whose dot satisfies `isIncluded`, or `nil` when none does.
+  @inlinable
   func filter(_ isIncluded: (Dot) -> Bool) -> DotSiblings? {
     switch self {
     case .one(let dot, _): return isIncluded(dot) ? self : nil
@@ -89,6 +104,7 @@ enum DotSiblings<Value> {
   /// removed or overwritten, and stays removed.
   ///
   /// - Complexity: O(*s* log *s*) for *s* siblings; O(1) for single siblings.
+  @inlinable
   static func join(
     _ mine: DotSiblings, seenBy myContext: CausalContext,
     _ theirs: DotSiblings, seenBy theirContext: CausalContext

@@ -32,7 +32,7 @@
 /// - SeeAlso: Almeida, Shoker, Baquero, *Delta State Replicated Data Types* (2018), §7;
 ///   basho/riak_dt `riak_dt_map`.
 public struct ORMap<Key: Hashable, Value: Mergeable> {
-  var kernel: DotKernel<Key, Value>
+  @usableFromInline var kernel: DotKernel<Key, Value>
 
   /// Creates an empty map.
   public init() {
@@ -147,6 +147,7 @@ extension ORMap: Mergeable {
   /// Joins `other` into this map; see "Merge semantics" above.
   ///
   /// - Complexity: O(*n* + *m*) for *n* and *m* keys.
+  @inlinable
   public mutating func merge(_ other: ORMap) {
     kernel.merge(other.kernel)
   }

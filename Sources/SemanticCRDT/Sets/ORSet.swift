@@ -27,7 +27,7 @@
 /// - SeeAlso: Bieniusa et al., *An Optimized Conflict-free Replicated Set* (2012); Almeida,
 ///   Shoker, Baquero, *Delta State Replicated Data Types* (2018), "add-wins OR-set".
 public struct ORSet<Element: Hashable> {
-  var kernel: DotKernel<Element, Present>
+  @usableFromInline var kernel: DotKernel<Element, Present>
 
   /// Creates an empty set.
   public init() {
@@ -85,7 +85,10 @@ public struct ORSet<Element: Hashable> {
 }
 
 /// The value of a set entry: presence only.
-struct Present: Hashable, Sendable {}
+@usableFromInline
+struct Present: Hashable, Sendable {
+  @usableFromInline init() {}
+}
 
 extension ORSet: Equatable {}
 
@@ -93,6 +96,7 @@ extension ORSet: Mergeable {
   /// Joins `other` into this set; see "Merge semantics" above.
   ///
   /// - Complexity: O(*n* + *m*) for *n* and *m* elements.
+  @inlinable
   public mutating func merge(_ other: ORSet) {
     kernel.merge(other.kernel)
   }
