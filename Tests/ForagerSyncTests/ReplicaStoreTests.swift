@@ -150,9 +150,19 @@ import Testing
     BadFile(name: "trailing garbage", damage: { $0 + Array("\n}".utf8) }) {
       if case .malformed(let error) = $0 { error.problem == .trailingData } else { false }
     },
+    // Damaged content fails its checksum before it is parsed; invalid UTF-8 under a checksum
+    // that holds (a writer's bug) is refused by the parse.
     BadFile(
       name: "invalid UTF-8",
-      damage: { replacing("Ana", with: "A\u{FFFD}a", in: $0).replacingFFFD() }
+      damage: {
+        ReplicaFileBytes.restamped(replacing("Ana", with: "A\u{FFFD}a", in: $0).replacingFFFD())
+      }
+    ) {
+      if case .invalidContent(let error) = $0 { error.problem == .invalidUTF8 } else { false }
+    },
+    BadFile(
+      name: "invalid UTF-8 in the envelope",
+      damage: { replacing("crc32:", with: "crc\u{FFFD}:", in: $0).replacingFFFD() }
     ) {
       if case .malformed(let error) = $0 { error.problem == .invalidUTF8 } else { false }
     },

@@ -173,7 +173,9 @@ private struct Sections {
           if key == "format" {
             format = try reader.read(Int.self)
           } else {
-            ranges[key] = try reader.skipValue()
+            // Located, not validated: each member is read in full afterwards, and the
+            // content's checksum is checked before that.
+            ranges[key] = try reader.locateValue()
           }
         }
       }

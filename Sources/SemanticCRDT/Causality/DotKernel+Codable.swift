@@ -54,6 +54,7 @@ extension DotKernel {
 
   /// Rebuilds a kernel from entries read in any order, refusing a key listed twice, a dot
   /// listed twice, a key without dots, and any broken invariant. Shared by both codecs.
+  @inlinable
   init(
     validating decoded: [(key: Key, siblings: [DottedValue<Value>])], context: CausalContext
   ) throws(KernelShapeError) {
@@ -89,6 +90,7 @@ extension DotKernel {
   /// Counters are grouped by replica (consecutive dots usually share one, so most dots cost an
   /// append, not a hash of their replica id), then sorted and checked against the replica's
   /// counters in the context: O(*d* log *d*) for *d* live dots.
+  @inlinable
   func hasLiveDotProblem() -> Bool {
     var groups: [ReplicaID: [UInt64]] = [:]
     var current: ReplicaID?
@@ -118,8 +120,14 @@ extension DotKernel {
 }
 
 /// Why decoded entries do not form a valid dot kernel; each codec wraps it in its own error.
+@usableFromInline
 struct KernelShapeError: Error {
-  let description: String
+  @usableFromInline let description: String
+
+  @usableFromInline
+  init(description: String) {
+    self.description = description
+  }
 }
 
 /// The two top-level fields of a causal collection: `context` and `entries`.

@@ -141,6 +141,7 @@ struct DotKernel<Key: Hashable, Value> {
   }
 
   /// Descriptions of broken invariants; empty when the state is sound.
+  @usableFromInline
   func invariantViolations() -> [String] {
     var problems: [String] = []
     var seen: Set<Dot> = []

@@ -39,6 +39,7 @@ extension JSONReader {
   }
 
   /// Reads an array, calling `element` once per element with the reader placed at it.
+  @inlinable
   public mutating func readArray(
     _ element: (inout JSONReader) throws(JSONError) -> Void
   ) throws(JSONError) {
@@ -60,6 +61,7 @@ extension JSONReader {
   }
 
   /// Reads an array whose elements are all `Element`.
+  @inlinable
   public mutating func readArray<Element: JSONReadable>(of type: Element.Type = Element.self)
     throws(JSONError) -> [Element]
   {
@@ -70,6 +72,7 @@ extension JSONReader {
 
   /// Reads an array of exactly the elements `body` reads, then requires its end: for tuples
   /// such as `[dot, value]`.
+  @inlinable
   public mutating func readTuple<Result>(
     _ body: (inout JSONReader) throws(JSONError) -> Result
   ) throws(JSONError) -> Result {
@@ -81,6 +84,7 @@ extension JSONReader {
   }
 
   /// Inside ``readTuple(_:)``: consumes the comma before every element but the first.
+  @inlinable
   public mutating func nextElement() throws(JSONError) {
     try expect(UInt8(ascii: ","), "another element")
   }
@@ -179,6 +183,51 @@ extension JSONReader {
     let start = position
     try skipValue(checkingDuplicateKeys: false)
     return start..<position
+  }
+
+  /// Finds where one value ends, checking only what finding it needs: brackets balance (not
+  /// their kinds), strings end (escapes are stepped over, UTF-8 is not checked), and a scalar
+  /// ends at a delimiter. Several times faster than ``skipValue()``; for a value that a
+  /// validating reader will read in full afterwards, which catches everything this does not.
+  ///
+  /// - Complexity: O(*n*) in the bytes of the value, with no recursion at any depth.
+  public mutating func locateValue() throws(JSONError) -> Range<Int> {
+    let first = try peek()
+    let start = position
+    if first != UInt8(ascii: "{") && first != UInt8(ascii: "[") && first != UInt8(ascii: "\"") {
+      while position < bytes.count {
+        switch bytes[position] {
+        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D:
+          return start..<position
+        default: position += 1
+        }
+      }
+      return start..<position
+    }
+    var depth = 0
+    while position < bytes.count {
+      let byte = bytes[position]
+      position += 1
+      switch byte {
+      case UInt8(ascii: "\""):
+        while true {
+          guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
+          let inner = bytes[position]
+          position += 1
+          if inner == UInt8(ascii: "\"") { break }
+          if inner == UInt8(ascii: "\\") { position += 1 }
+        }
+        if depth == 0 { return start..<position }
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        depth += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+        if depth == 0 { return start..<position }
+      default:
+        break
+      }
+    }
+    throw JSONError(.unexpectedEnd, at: position)
   }
 
   mutating func skipValue(checkingDuplicateKeys: Bool) throws(JSONError) {

@@ -133,7 +133,7 @@ extension GCounter: JSONCodable {
   }
 }
 
-private let registerFields = JSONFields("timestamp", "value")
+@usableFromInline let registerFields = JSONFields("timestamp", "value")
 
 extension LWWRegister: JSONWritable where Value: JSONWritable {
   @inlinable
@@ -146,6 +146,7 @@ extension LWWRegister: JSONWritable where Value: JSONWritable {
 }
 
 extension LWWRegister: JSONReadable where Value: JSONReadable {
+  @inlinable
   public init(from reader: inout JSONReader) throws(JSONError) {
     var timestamp: HybridTimestamp?
     var value: Value?
@@ -185,6 +186,7 @@ extension DotKernel where Key: Comparable & JSONWritable, Value: JSONWritable {
 
 extension JSONReader {
   /// Reads `[[dot, value], …]`.
+  @inlinable
   mutating func readSiblings<Value>(
     _ value: (inout JSONReader) throws(JSONError) -> Value
   ) throws(JSONError) -> [DottedValue<Value>] {
@@ -201,6 +203,7 @@ extension JSONReader {
   }
 
   /// Builds a kernel from decoded entries, turning a broken invariant into an error at `start`.
+  @inlinable
   func kernel<Key, Value>(
     _ decoded: [(key: Key, siblings: [DottedValue<Value>])], context: CausalContext,
     startingAt start: Int
@@ -213,11 +216,12 @@ extension JSONReader {
   }
 }
 
-private let collectionFields = JSONFields("context", "entries")
+@usableFromInline let collectionFields = JSONFields("context", "entries")
 
 extension JSONReader {
   /// Reads `{"context": …, "entries": [[key, dots], …]}`, the shape of ORMap and ORSet, with
   /// `dots` reading one key's live dots, and validates the kernel.
+  @inlinable
   mutating func readCausalCollection<Key: JSONReadable, Value>(
     dots: (inout JSONReader) throws(JSONError) -> [DottedValue<Value>]
   ) throws(JSONError) -> DotKernel<Key, Value> {
@@ -254,6 +258,7 @@ extension ORMap: JSONWritable where Key: JSONWritable & Comparable, Value: JSONW
 }
 
 extension ORMap: JSONReadable where Key: JSONReadable, Value: JSONReadable {
+  @inlinable
   public init(from reader: inout JSONReader) throws(JSONError) {
     self.init(
       kernel: try reader.readCausalCollection { reader throws(JSONError) in

@@ -39,6 +39,7 @@ public struct ORMap<Key: Hashable, Value: Mergeable> {
     kernel = DotKernel()
   }
 
+  @usableFromInline
   init(kernel: DotKernel<Key, Value>) {
     self.kernel = kernel
   }

@@ -1,0 +1,49 @@
+import SemanticCRDT
+import Testing
+
+/// `locateValue` finds where a value ends (for the replica file's sections) without validating
+/// it; it must find the same end as the validating skip on valid JSON, and never run away.
+@Suite struct LocateValueTests {
+  /// The ranges of the members of a top-level object, found with `locate`.
+  static func ranges(
+    _ text: String, _ locate: (inout JSONReader) throws(JSONError) -> Range<Int>
+  ) throws(JSONError) -> [String: Range<Int>] {
+    var ranges: [String: Range<Int>] = [:]
+    try Array(text.utf8).withUnsafeBufferPointer { bytes throws(JSONError) in
+      try JSONReader.read(bytes) { reader throws(JSONError) in
+        try reader.readDynamicObject { reader, key throws(JSONError) in
+          ranges[key] = try locate(&reader)
+        }
+      }
+    }
+    return ranges
+  }
+
+  @Test(arguments: [
+    #"{"a":{"b":[1,2,{"c":"]}"}]},"d":"x\"}]","e":-12.5e3,"f":true,"g":null,"h":[]}"#,
+    #"{ "a" : [ "\\" , "\\\"" ] , "b" : { } , "c" : 0 }"#,
+    #"{"a":"é ✓ 😀","b":[[[[["deep"]]]]]}"#,
+  ])
+  func findsTheSameEndsAsTheValidatingSkip(text: String) throws {
+    let fast = try Self.ranges(text) { reader throws(JSONError) in try reader.locateValue() }
+    let checked = try Self.ranges(text) { reader throws(JSONError) in try reader.skipValue() }
+    #expect(fast == checked)
+    #expect(!fast.isEmpty)
+  }
+
+  @Test func aValueCutShortIsAnUnexpectedEnd() {
+    for text in [#"{"a":[1,2"#, #"{"a":"abc"#, #"{"a":"ab\"#, #"{"a":{"b":[]"#] {
+      #expect(throws: JSONError.self, "\(text)") {
+        _ = try Self.ranges(text) { reader throws(JSONError) in try reader.locateValue() }
+      }
+    }
+  }
+
+  @Test func nestingOfAnyDepthNeedsNoRecursion() throws {
+    let depth = 200_000
+    let text =
+      "{\"a\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+    let ranges = try Self.ranges(text) { reader throws(JSONError) in try reader.locateValue() }
+    #expect(ranges["a"]?.count == 2 * depth)
+  }
+}
