@@ -27,6 +27,7 @@ extension EncodedSibling: Encodable where Value: Encodable {
 extension DotKernel {
   /// The entries in ascending key order, for deterministic output. Sorts dictionary positions by their keys, so no
   /// value is copied while sorting.
+  @inlinable
   func sortedEntries() -> some Sequence<(key: Key, siblings: DotSiblings<Value>)>
   where Key: Comparable {
     var positions = Array(entries.keys.indices)

@@ -52,6 +52,15 @@ enum DotSiblings<Value> {
     }
   }
 
+  /// Calls `body` with each sibling's dot and value, in dot order, without building an array.
+  @inlinable
+  func forEachElement(_ body: (Dot, Value) -> Void) {
+    switch self {
+    case .one(let dot, let value): body(dot, value)
+    case .many(let values): for element in values { body(element.dot, element.value) }
+    }
+  }
+
   @inlinable
   func forEachDot(_ body: (Dot) -> Void) {
     switch self {

@@ -165,16 +165,17 @@ extension LWWRegister: JSONReadable where Value: JSONReadable {
 
 extension DotKernel where Key: Comparable & JSONWritable, Value: JSONWritable {
   /// Writes `[key, [[dot, value], …]]` per key, ascending by key, dots ascending.
+  @inlinable
   func writeEntries(to writer: inout JSONWriter) {
     writer.beginArray()
     for (key, siblings) in sortedEntries() {
       writer.beginArray()
       key.write(to: &writer)
       writer.beginArray()
-      for element in siblings.elements {
+      siblings.forEachElement { dot, value in
         writer.beginArray()
-        element.dot.write(to: &writer)
-        element.value.write(to: &writer)
+        dot.write(to: &writer)
+        value.write(to: &writer)
         writer.endArray()
       }
       writer.endArray()
@@ -248,6 +249,7 @@ extension JSONReader {
 private let multiValueFields = JSONFields("context", "writes")
 
 extension ORMap: JSONWritable where Key: JSONWritable & Comparable, Value: JSONWritable {
+  @inlinable
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("context", kernel.context)
