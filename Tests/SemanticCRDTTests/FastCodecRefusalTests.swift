@@ -1,0 +1,73 @@
+import SemanticCRDT
+import Testing
+
+/// The fast codec refuses the corrupt collections the Codable path refuses, with the same
+/// reasons (it builds kernels its own way, without the Codable path's validating init).
+@Suite struct FastCodecRefusalTests {
+  static let context = #"{"phone":[[1,2]]}"#
+
+  static let cases: [(json: String, reason: String)] = [
+    (
+      #"{"context":\#(context),"entries":[["a",[["phone",3]]]]}"#,
+      "key a: live dot phone:3 not in context"
+    ),
+    (
+      #"{"context":\#(context),"entries":[["a",[["phone",1]]],["a",[["phone",2]]]]}"#,
+      "Entry 1: key a appears twice"
+    ),
+    (
+      #"{"context":\#(context),"entries":[["a",[["phone",1]]],["b",[["phone",1]]]]}"#,
+      "dot phone:1 is live twice"
+    ),
+    (
+      #"{"context":\#(context),"entries":[["a",[["phone",1],["phone",1]]]]}"#,
+      "Entry 0: key a lists a dot twice"
+    ),
+    (#"{"context":\#(context),"entries":[["a",[]]]}"#, "Entry 0: key a has no dots"),
+  ]
+
+  @Test func orSetsAreRefusedWithTheCodablePathsReasons() {
+    for (json, reason) in Self.cases {
+      do {
+        _ = try JSONReader.decode(ORSet<String>.self, from: Array(json.utf8))
+        Issue.record("accepted \(json)")
+      } catch {
+        #expect(error.problem == .invalidValue(reason), "\(json)")
+      }
+    }
+  }
+
+  @Test func orMapsAreRefusedWithTheSameReasons() {
+    // The same shapes with a value beside each dot.
+    let maps: [(String, String)] = [
+      (
+        #"{"context":\#(Self.context),"entries":[["a",[[["phone",1],{}]]],["a",[[["phone",2],{}]]]]}"#,
+        "Entry 1: key a appears twice"
+      ),
+      (
+        #"{"context":\#(Self.context),"entries":[["a",[[["phone",1],{}],[["phone",1],{}]]]]}"#,
+        "Entry 0: key a lists a dot twice"
+      ),
+      (#"{"context":\#(Self.context),"entries":[["a",[]]]}"#, "Entry 0: key a has no dots"),
+      (
+        #"{"context":\#(Self.context),"entries":[["a",[[["phone",2],{}],[["phone",9],{}]]]]}"#,
+        "key a: live dot phone:9 not in context"
+      ),
+    ]
+    for (json, reason) in maps {
+      do {
+        _ = try JSONReader.decode(ORMap<String, GCounter>.self, from: Array(json.utf8))
+        Issue.record("accepted \(json)")
+      } catch {
+        #expect(error.problem == .invalidValue(reason), "\(json)")
+      }
+    }
+  }
+
+  @Test func aMapWithSeveralSiblingsPerKeyRoundTrips() throws {
+    let json =
+      #"{"context":{"phone":[[1,3]]},"entries":[["a",[[["phone",3],{}],[["phone",1],{}]]],["b",[[["phone",2],{}]]]]}"#
+    let map = try JSONReader.decode(ORMap<String, GCounter>.self, from: Array(json.utf8))
+    #expect(map.writeCount(of: "a") == 2 && map.writeCount(of: "b") == 1)
+  }
+}
