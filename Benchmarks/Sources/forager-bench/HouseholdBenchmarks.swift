@@ -2,6 +2,10 @@ import ForagerSync
 import Foundation
 import SemanticCRDT
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The household at n categories: merging two replicas, receiving a peer's encoded state,
 /// lookups and get-or-create per operation, deltas after 100 changes, and memory per record.
 enum HouseholdBenchmarks {
@@ -124,14 +128,29 @@ enum HouseholdBenchmarks {
     }
   }
 
-  /// Resident memory added by building a household of `n` categories, per record: the process's
-  /// resident set before and after, with the household alive.
+  /// Memory a household of `n` categories holds, per record: the resident set before and after
+  /// building it, with the household alive. Free heap pages are returned to the system (glibc's
+  /// `malloc_trim`) before each reading: otherwise memory freed by earlier rows is reused unseen
+  /// (small sizes read 0) and memory the build freed again still counts.
   static func residentBytesPerRecord(_ n: Int) -> Int {
+    returnFreeMemory()
     let before = residentBytes()
     let household = categories(0..<n, by: "bench-phone")
+    returnFreeMemory()  // what building it used and freed again
     let after = residentBytes()
     withExtendedLifetime(household) {}
     return max(0, after - before) / n
+  }
+
+  /// Calls glibc's `malloc_trim(0)` where there is one (looked up at run time: the Swift
+  /// module map does not export `malloc.h`).
+  static func returnFreeMemory() {
+    #if os(Linux)
+      typealias Trim = @convention(c) (Int) -> Int32
+      if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+      }
+    #endif
   }
 
   /// The process's resident set size, from /proc on Linux; 0 elsewhere.
