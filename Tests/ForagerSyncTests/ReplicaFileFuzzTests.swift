@@ -39,10 +39,23 @@ import Testing
     return bytes
   }
 
+  /// Seeds that once found a bug, replayed on every run before the random one:
+  /// - 595584694773144505 (iteration 4777): a damaged file ending in the backslash of a string
+  ///   escape made the section locator report an offset one past the end.
+  static let regressionSeeds: [UInt64] = [595_584_694_773_144_505]
+
   @Test(.timeLimit(.minutes(5)))
   func damagedFilesAreRefusedOrSound() {
     let iterations = PropertyEnvironment.iterations(default: 10_000)
-    let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
+    if let seed = PropertyEnvironment.replaySeed {
+      fuzz(seed: seed, iterations: iterations)
+      return
+    }
+    for seed in Self.regressionSeeds { fuzz(seed: seed, iterations: iterations) }
+    fuzz(seed: UInt64.random(in: 0...UInt64.max), iterations: iterations)
+  }
+
+  func fuzz(seed: UInt64, iterations: Int) {
     var random = SplitMix64(seed: seed)
     let originals = (0..<4).map { index in
       ReplicaFileFormat.encode(

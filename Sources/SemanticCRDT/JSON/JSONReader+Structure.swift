@@ -215,7 +215,9 @@ extension JSONReader {
           let inner = bytes[position]
           position += 1
           if inner == UInt8(ascii: "\"") { break }
-          if inner == UInt8(ascii: "\\") { position += 1 }
+          // Step over the escaped byte, but never past the end: a backslash can be the last
+          // byte of a damaged file (found by the fuzz test, seed 595584694773144505).
+          if inner == UInt8(ascii: "\\") { position = min(position + 1, bytes.count) }
         }
         if depth == 0 { return start..<position }
       case UInt8(ascii: "{"), UInt8(ascii: "["):
