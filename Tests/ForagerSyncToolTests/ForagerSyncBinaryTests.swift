@@ -119,6 +119,36 @@ import Testing
     }
   }
 
+  /// Every command that reads a file refuses a damaged one, a newer one and (comparing two)
+  /// another household's, with status 1, a message naming the file, and no file changed.
+  @Test func inspectVerifyAndDiffRefuseBadFilesAndChangeNothing() throws {
+    let (folder, phone, tablet) = try Self.example()
+    let damaged = try Self.truncatedCopy(of: tablet, in: folder)
+    let newer = try Self.newerFormatCopy(of: tablet, in: folder)
+    let other = try Self.example()
+    let cases: [([String], String)] = [
+      (["inspect", damaged], "is not a replica file"),
+      (["inspect", newer], "newer"),
+      (["verify", newer], "newer"),
+      (["diff", phone, damaged], "is not a replica file"),
+      (["diff", newer, phone], "newer"),
+      (["diff", phone, other.tablet], "are replicas of different households"),
+      (
+        [
+          "merge", phone, folder.file("missing.forager.json").path, "-o",
+          folder.file("out.json").path,
+        ], "no such file"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let before = snapshot(of: folder.url)
+      let run = try Self.run(arguments)
+      #expect(run.status == 1, "\(arguments)")
+      #expect(run.errors.contains(message), "\(arguments): \(run.errors)")
+      #expect(snapshot(of: folder.url) == before, "\(arguments) changed a file")
+    }
+  }
+
   @Test func syncMergesPeersAndSkipsOddFilesWithWarnings() throws {
     let (folder, phone, tablet) = try Self.example()
     let shared = folder.file("shared")
