@@ -21,7 +21,7 @@ extension Simulation {
     shortest.stopAfter = failing
     var simulation = Simulation(shortest)
     _ = simulation.run()
-    return SimulationReport.Failure(steps: failing, trace: simulation.trace())
+    return SimulationReport.Failure(steps: failing, shortened: true, trace: simulation.trace())
   }
 
   /// The violations, then the events that touched their records or were crashes, restarts and

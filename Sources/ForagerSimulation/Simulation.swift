@@ -86,10 +86,19 @@ public struct Simulation: Sendable {
     var simulation = Simulation(configuration)
     var report = simulation.run(progress: progress)
     if !report.holds {
-      report.failure = shortestFailingPrefix(of: configuration, failingAt: simulation.stepsRun)
+      // Bisection reruns the run about log2(steps) times: minutes for a long run. Past this
+      // many steps the failing run's own trace is given instead.
+      report.failure =
+        simulation.stepsRun <= maximumStepsToShorten
+        ? shortestFailingPrefix(of: configuration, failingAt: simulation.stepsRun)
+        : SimulationReport.Failure(
+          steps: simulation.stepsRun, shortened: false, trace: simulation.trace())
     }
     return report
   }
+
+  /// The longest failing run that is bisected to a shorter failing prefix.
+  static let maximumStepsToShorten = 20_000
 
   /// The steps this run actually made (its configured steps, or fewer with `stopAfter`).
   var stepsRun: Int { min(configuration.steps, configuration.stopAfter ?? configuration.steps) }

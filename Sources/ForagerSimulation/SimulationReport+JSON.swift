@@ -31,6 +31,7 @@ extension SimulationReport {
     if let failure {
       writer.key("failure")
       writer.beginObject()
+      writer.field("shortened", failure.shortened)
       writer.field("steps", failure.steps)
       writer.field("trace", failure.trace)
       writer.endObject()

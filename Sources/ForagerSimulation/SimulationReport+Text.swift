@@ -67,7 +67,9 @@ extension SimulationReport {
     if let failure {
       lines.append("")
       lines.append(
-        "FAILED with seed \(c.seed): the run cut to \(failure.steps) steps still fails (rerun with the same flags and --stop-after \(failure.steps)); its trace:"
+        failure.shortened
+          ? "FAILED with seed \(c.seed): the run cut to \(failure.steps) steps still fails (rerun with the same flags and --stop-after \(failure.steps)); its trace:"
+          : "FAILED with seed \(c.seed) after \(failure.steps) steps (too long to shorten; rerun with the same flags, or --stop-after a smaller number to look for a shorter failing run); its trace:"
       )
       lines += failure.trace.map { "  \($0)" }
     }

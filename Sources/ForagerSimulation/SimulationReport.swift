@@ -75,8 +75,10 @@ public struct SimulationReport: Sendable {
 
   /// Where a failing run first fails.
   public struct Failure: Sendable {
-    /// The run cut to this many steps still fails; one step fewer does not.
+    /// The run cut to this many steps still fails; when ``shortened``, one step fewer does not.
     public let steps: Int
+    /// Whether ``steps`` was found by bisection (runs over 20,000 steps are not shortened).
+    public let shortened: Bool
     /// The failing invariants of the shortened run, and the events behind them.
     public let trace: [String]
   }
