@@ -103,8 +103,10 @@ public struct Simulation: Sendable {
   /// The steps this run actually made (its configured steps, or fewer with `stopAfter`).
   var stepsRun: Int { min(configuration.steps, configuration.stopAfter ?? configuration.steps) }
 
-  /// Runs this simulation (without the search for a shortest failing prefix).
+  /// Runs this simulation (without the search for a shortest failing prefix). A simulation
+  /// runs once; make a new one to run again.
   public mutating func run(progress: ((Int, Int) -> Void)? = nil) -> SimulationReport {
+    precondition(devices.isEmpty, "A Simulation runs once; create a new one to run again")
     setUp()
     runScript()
     let total = stepsRun
