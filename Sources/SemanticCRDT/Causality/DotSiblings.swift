@@ -119,6 +119,27 @@ enum DotSiblings<Value> {
     _ theirs: DotSiblings, seenBy theirContext: CausalContext
   ) -> DotSiblings? {
     if mine.hasSameDots(as: theirs) { return mine }
+    // One write on each side, the common case: decide both without building arrays.
+    if case .one(let myDot, let myValue) = mine, case .one(let theirDot, let theirValue) = theirs {
+      let keepMine = !theirContext.contains(myDot)
+      let keepTheirs = !myContext.contains(theirDot)
+      switch (keepMine, keepTheirs) {
+      case (true, true):
+        return .many(
+          myDot < theirDot
+            ? [
+              DottedValue(dot: myDot, value: myValue),
+              DottedValue(dot: theirDot, value: theirValue),
+            ]
+            : [
+              DottedValue(dot: theirDot, value: theirValue),
+              DottedValue(dot: myDot, value: myValue),
+            ])
+      case (true, false): return mine
+      case (false, true): return theirs
+      case (false, false): return nil
+      }
+    }
     var kept: [DottedValue<Value>] = []
     for element in mine.elements
     where theirs.contains(element.dot) || !theirContext.contains(element.dot) {
