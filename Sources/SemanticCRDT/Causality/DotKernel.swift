@@ -70,11 +70,12 @@ struct DotKernel<Key: Hashable, Value> {
       for key in removed { entries.removeValue(forKey: key) }
     }
     var seenHere = ContextMembership(context)
+    var seenThere = ContextMembership(other.context)
     for (key, theirs) in other.entries {
       if let index = entries.index(forKey: key) {
         let mine = entries.values[index]
         if mine.hasSameDots(as: theirs) { continue }
-        if let joined = DotSiblings.join(mine, seenBy: context, theirs, seenBy: other.context) {
+        if let joined = DotSiblings.join(mine, seenBy: &seenHere, theirs, seenBy: &seenThere) {
           entries.values[index] = joined
         } else {
           entries.remove(at: index)

@@ -115,8 +115,8 @@ enum DotSiblings<Value> {
   /// - Complexity: O(*s* log *s*) for *s* siblings; O(1) for single siblings.
   @inlinable
   static func join(
-    _ mine: DotSiblings, seenBy myContext: CausalContext,
-    _ theirs: DotSiblings, seenBy theirContext: CausalContext
+    _ mine: DotSiblings, seenBy myContext: inout ContextMembership,
+    _ theirs: DotSiblings, seenBy theirContext: inout ContextMembership
   ) -> DotSiblings? {
     if mine.hasSameDots(as: theirs) { return mine }
     // One write on each side, the common case: decide both without building arrays.
