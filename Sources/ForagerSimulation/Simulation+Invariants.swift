@@ -205,7 +205,9 @@ extension Simulation {
     var found: [Violation] = []
     for household in 0..<configuration.households {
       let state = finalState(of: household)
-      let members = householdMembers[household]
+      // Its devices' members and the guests its owner added (acknowledged adds only).
+      let members = Set(householdDevices[household].map { devices[$0].member })
+        .union(created[household].guests)
       if state.householdID != householdIDs[household] {
         found.append(
           Violation(text: "household \(household + 1) holds the state of \(state.householdID)"))

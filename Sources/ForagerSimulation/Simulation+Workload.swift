@@ -95,26 +95,26 @@ extension Simulation {
   mutating func useIngredient(on index: Int) {
     let name = random.pick(random.pick(Vocabulary.ingredients))
     let key = IngredientKey(normalizing: name)
-    let existed = replica(index).state.ingredients.contains(key)
+    let before = replica(index).state.ingredients
     attempt(index) { replica throws(HouseholdError) in try replica.recordUse(ofIngredient: name) }
     let template = legacyGetOrCreate(.ingredient, name: name, key: key.rawValue, on: index)
     legacyUse(template, on: index)
     commit(
       index, "uses \(name.debugDescription)",
-      (existed ? [] : [.record(.ingredient(key))]) + [.increment(.ingredientUses(key))])
+      createdTemplates([key], before: before) + [.increment(.ingredientUses(key))])
   }
 
   mutating func setStaple(on index: Int) {
     let name = random.pick(random.pick(Vocabulary.ingredients))
     let key = IngredientKey(normalizing: name)
-    let existed = replica(index).state.ingredients.contains(key)
+    let before = replica(index).state.ingredients
     let staple = random.chance(0.5)
     attempt(index) { replica throws(HouseholdError) in
       try replica.setStaple(staple, ingredient: name)
     }
     commit(
       index, "marks \(key.rawValue) \(staple ? "a staple" : "not a staple")",
-      (existed ? [] : [.record(.ingredient(key))]) + [.field(.staple(key))])
+      createdTemplates([key], before: before) + [.field(.staple(key))])
   }
 
   mutating func addRecipe(on index: Int) {
@@ -169,14 +169,14 @@ extension Simulation {
     }
     let text = random.pick(random.pick(Vocabulary.ingredients))
     let key = IngredientKey(normalizing: text)
-    let existed = replica(index).state.ingredients.contains(key)
+    let before = replica(index).state.ingredients
     let id = GroceryItemID(uuid: nextUUID())
     attempt(index) { replica throws(HouseholdError) in
       try replica.addItem(text, to: list, id: id)
     }
     commit(
       index, "adds \(text.debugDescription) to \(RecordRef.list(list))",
-      (existed ? [] : [.record(.ingredient(key))]) + [.record(.item(id))]
+      createdTemplates([key], before: before) + [.record(.item(id))]
     ) { $0.items.append(id) }
   }
 
@@ -190,10 +190,7 @@ extension Simulation {
       attempt(index) { replica throws(HouseholdError) in
         try replica.addItems(fromRecipe: recipe, to: list)
       } ?? []
-    var pending: [PendingWrite] = []
-    for key in Set(items.map(\.templateKey)).sorted() where !before.contains(key) {
-      pending.append(.record(.ingredient(key)))
-    }
+    var pending = createdTemplates(items.map(\.templateKey), before: before)
     pending += items.map { .record(.item($0.id)) }
     pending.append(.increment(.recipeUses(recipe)))
     legacyUse(recipe.uuid, on: index)
@@ -275,7 +272,6 @@ extension Simulation {
     }
     let guest = MemberID(uuid: nextUUID())
     attempt(index) { replica throws(HouseholdError) in try replica.addMember(guest, name: "Guest") }
-    householdMembers[household].insert(guest)
     commit(index, "adds \(RecordRef.member(guest))", [.record(.member(guest))]) {
       $0.guests.append(guest)
     }
@@ -286,6 +282,14 @@ extension Simulation {
 
 extension Simulation {
   func replica(_ index: Int) -> HouseholdReplica { devices[index].replica! }
+
+  /// The templates among `keys` that the map held before an operation lacked: the operation
+  /// created them. Each once, in key order.
+  func createdTemplates(
+    _ keys: [IngredientKey], before: ORMap<IngredientKey, IngredientTemplate>
+  ) -> [PendingWrite] {
+    Set(keys).filter { !before.contains($0) }.sorted().map { .record(.ingredient($0)) }
+  }
 
   /// The device's wall clock now, for the old design's modification dates.
   func now(_ index: Int) -> UInt64 { devices[index].wallClock.now() }

@@ -24,8 +24,6 @@ public struct Simulation: Sendable {
   /// The devices of each household, by index into `devices`.
   var householdDevices: [[Int]] = []
   var householdIDs: [HouseholdID] = []
-  /// Members each household has had: its devices' members and the guests its owner added.
-  var householdMembers: [Set<MemberID>] = []
   /// Ids created in each household, in creation order: where the workload picks from.
   var created: [CreatedIDs] = []
   var network = Network()
@@ -194,7 +192,6 @@ extension Simulation {
       householdDevices[household].append(index)
       devices.append(device)
     }
-    householdMembers = householdDevices.map { Set($0.map { devices[$0].member }) }
     for (household, members) in householdDevices.enumerated() {
       for (position, index) in members.enumerated() {
         let replicaID = nextReplicaID()
