@@ -19,7 +19,7 @@ struct ReplicaFile {
     }
     guard let contents else { throw .refused("\(url.path): no such file") }
     let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-    return ReplicaFile(url: url, contents: contents, size: size ?? 0)
+    return ReplicaFile(url: url, contents: contents, size: size)
   }
 
   /// The replica of this file, opened as the store opens it, under a fresh incarnation.

@@ -56,12 +56,14 @@ struct DotKernel<Key: Hashable, Value> {
   ///   so that each client specializes it for its keys and values.
   @inlinable
   mutating func merge(_ other: DotKernel) {
+    var seenHere = ContextMembership(context)
+    var seenThere = ContextMembership(other.context)
     if !entries.isEmpty && !other.context.isDisjoint(with: context) {
       var removed: [Key] = []
       for index in entries.indices {
         let (key, mine) = entries[index]
         guard other.entries[key] == nil else { continue }
-        if let kept = mine.filter({ !other.context.contains($0) }) {
+        if let kept = mine.filter({ !seenThere.contains($0) }) {
           if kept.count != mine.count { entries.values[index] = kept }
         } else {
           removed.append(key)
@@ -69,8 +71,6 @@ struct DotKernel<Key: Hashable, Value> {
       }
       for key in removed { entries.removeValue(forKey: key) }
     }
-    var seenHere = ContextMembership(context)
-    var seenThere = ContextMembership(other.context)
     for (key, theirs) in other.entries {
       if let index = entries.index(forKey: key) {
         let mine = entries.values[index]
