@@ -1,5 +1,6 @@
 import ForagerSync
 import Foundation
+import SemanticCRDT
 import Testing
 
 /// The golden table of normalization: every example of the seed documents and the edge cases
@@ -158,6 +159,32 @@ struct NormalizationGoldenTests {
     }
     #expect(
       SlotKey(rawValue: "2024-02-29-snack")?.day == CalendarDay(year: 2024, month: 2, day: 29))
+  }
+
+  /// Days after 1582 are checked by arithmetic, not by Foundation's calendar: the two must
+  /// agree on every day, leap days and impossible days included.
+  @Test func dayValidityAgreesWithFoundationsCalendar() {
+    var utc = Calendar(identifier: .gregorian)
+    utc.timeZone = TimeZone(identifier: "UTC")!
+    var random = SplitMix64(seed: 20_261_122)
+    let years =
+      [1583, 1600, 1700, 1900, 2000, 2023, 2024, 2100, 2400, 9999]
+      + (0..<40).map { _ in random.int(in: 1583..<10_000) }
+    var checked = 0
+    for year in years {
+      for month in 0...13 {
+        for day in 0...32 {
+          let foundation = DateComponents(year: year, month: month, day: day).isValidDate(in: utc)
+          #expect(
+            (CalendarDay(year: year, month: month, day: day) != nil) == foundation,
+            "\(year)-\(month)-\(day)")
+          checked += foundation ? 1 : 0
+        }
+      }
+    }
+    #expect(
+      checked == years.count * 365
+        + years.filter { $0 % 4 == 0 && ($0 % 100 != 0 || $0 % 400 == 0) }.count)
   }
 
   @Test func isoWeeksAreAHelperAcrossTheYearBoundary() throws {

@@ -11,14 +11,34 @@ public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
   public let day: Int
 
   /// Creates a day from its parts; `nil` when they do not form a day of the Gregorian calendar.
+  ///
+  /// Days after the Gregorian reform of 1582 are checked by arithmetic (every file load checks
+  /// every planned meal's day); earlier ones by Foundation's calendar, which counts them in the
+  /// Julian calendar and skips the ten days of the reform.
   public init?(year: Int, month: Int, day: Int) {
-    var utc = Calendar(identifier: .gregorian)
-    utc.timeZone = TimeZone(identifier: "UTC")!
-    let parts = DateComponents(year: year, month: month, day: day)
-    guard (1...9999).contains(year), parts.isValidDate(in: utc) else { return nil }
+    guard (1...9999).contains(year) else { return nil }
+    if year > 1582 {
+      guard (1...12).contains(month), day >= 1, day <= Self.length(ofMonth: month, in: year)
+      else { return nil }
+    } else {
+      var utc = Calendar(identifier: .gregorian)
+      utc.timeZone = TimeZone(identifier: "UTC")!
+      guard DateComponents(year: year, month: month, day: day).isValidDate(in: utc) else {
+        return nil
+      }
+    }
     self.year = year
     self.month = month
     self.day = day
+  }
+
+  /// The days in `month` (1–12) of a Gregorian `year`.
+  static func length(ofMonth month: Int, in year: Int) -> Int {
+    switch month {
+    case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
   }
 
   /// The day that `date` falls on in `calendar` (its time zone included).

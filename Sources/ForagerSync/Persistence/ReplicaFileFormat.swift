@@ -161,17 +161,26 @@ private struct Sections {
   let file: URL
   let format: Int
   let ranges: [String: Range<Int>]
+  /// The content of a format-2 file whose `format` comes before it (as this build writes it),
+  /// read while the top level was scanned, or why it could not be. Not to be trusted before
+  /// the checksum of its range holds.
+  let content: Result<Content, JSONError>?
 
   init(_ bytes: UnsafeBufferPointer<UInt8>, file: URL) throws(StoreError) {
     self.bytes = bytes
     self.file = file
     var format: Int?
     var ranges: [String: Range<Int>] = [:]
+    var content: Result<Content, JSONError>?
     do {
       try JSONReader.read(bytes) { reader throws(JSONError) in
         try reader.readDynamicObject { reader, key throws(JSONError) in
           if key == "format" {
             format = try reader.read(Int.self)
+          } else if key == "content" && format == 2 {
+            // Read at once rather than located, then read: one pass over the largest member
+            // instead of two. Its errors wait for the checksum, which may explain them.
+            (content, ranges[key]) = try reader.readLocating(Self.readContent)
           } else {
             // Located, not validated: each member is read in full afterwards, and the
             // content's checksum is checked before that.
@@ -187,6 +196,7 @@ private struct Sections {
     }
     self.format = format
     self.ranges = ranges
+    self.content = content
   }
 
   /// Requires exactly `names` besides `format`.
@@ -233,8 +243,11 @@ private struct Sections {
       throw StoreError(file: file, problem: .checksumMismatch(stored: stored, computed: computed))
     }
     let contentStart = ranges["content"]!.lowerBound
-    let contents = try read("content", invalidAs: invalid) { reader throws(JSONError) in
-      try Self.readContent(&reader)
+    let contents: Content
+    switch content {
+    case .success(let read): contents = read
+    case .failure(let error): throw invalid(error)
+    case nil: contents = try read("content", invalidAs: invalid, Self.readContent)
     }
     try checkEnvelope(
       contents.contents.state, household: contents.envelopeHousehold,
@@ -242,13 +255,13 @@ private struct Sections {
     return contents.contents
   }
 
-  private struct Content {
+  struct Content {
     let contents: ReplicaFileContents
     let envelopeHousehold: HouseholdID
     let envelopeNormalizer: NormalizerVersion
   }
 
-  private static func readContent(_ reader: inout JSONReader) throws(JSONError) -> Content {
+  static func readContent(_ reader: inout JSONReader) throws(JSONError) -> Content {
     var clock: ClockReading??
     var household: HouseholdID?
     var member: MemberID?

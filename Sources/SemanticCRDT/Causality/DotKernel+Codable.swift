@@ -46,7 +46,8 @@ extension DotKernel {
     codingPath: [any CodingKey]
   ) throws {
     do {
-      try self.init(validating: decoded, context: context)
+      try self.init(
+        validating: decoded.map { ($0.key, DotSiblings(unsorted: $0.siblings)) }, context: context)
     } catch {
       throw DecodingError.dataCorrupted(
         .init(codingPath: codingPath, debugDescription: error.description))
@@ -54,29 +55,33 @@ extension DotKernel {
   }
 
   /// Rebuilds a kernel from entries read in any order, refusing a key listed twice, a dot
-  /// listed twice, a key without dots, and any broken invariant. Shared by both codecs.
+  /// listed twice, a key without dots (`nil` siblings), and any broken invariant. Shared by
+  /// both codecs; siblings come as ``DotSiblings/init(unsorted:)`` makes them.
+  ///
+  /// - Complexity: O(*k* + *d* log *d*) for *k* keys and *d* live dots; one hash per key.
   @inlinable
   init(
-    validating decoded: [(key: Key, siblings: [DottedValue<Value>])], context: CausalContext
+    validating decoded: [(key: Key, siblings: DotSiblings<Value>?)], context: CausalContext
   ) throws(KernelShapeError) {
     var entries: [Key: DotSiblings<Value>] = [:]
     entries.reserveCapacity(decoded.count)
     for (index, entry) in decoded.enumerated() {
-      var sorted = entry.siblings
-      if sorted.count > 1 { sorted.sort { $0.dot < $1.dot } }
-      let problem: String? =
-        if entries[entry.key] != nil {
-          "key \(entry.key) appears twice"
-        } else if zip(sorted, sorted.dropFirst()).contains(where: { $0.dot == $1.dot }) {
-          "key \(entry.key) lists a dot twice"
-        } else {
-          nil
-        }
-      if let problem { throw KernelShapeError(description: "Entry \(index): \(problem)") }
-      guard let siblings = DotSiblings(sorted: sorted) else {
-        throw KernelShapeError(description: "Entry \(index): key \(entry.key) has no dots")
+      func problem(_ text: String) -> KernelShapeError {
+        let twice = entries[entry.key] != nil
+        return KernelShapeError(
+          description: "Entry \(index): key \(entry.key) \(twice ? "appears twice" : text)")
       }
-      entries[entry.key] = siblings
+      guard var siblings = entry.siblings else { throw problem("has no dots") }
+      if case .many(var values) = siblings {
+        values.sort { $0.dot < $1.dot }
+        if zip(values, values.dropFirst()).contains(where: { $0.dot == $1.dot }) {
+          throw problem("lists a dot twice")
+        }
+        siblings = .many(values)
+      }
+      if entries.updateValue(siblings, forKey: entry.key) != nil {
+        throw KernelShapeError(description: "Entry \(index): key \(entry.key) appears twice")
+      }
     }
     self.init(entries: entries, context: context)
     // Siblings were sorted and checked above; what is left is the live dots' rules. The fast
@@ -89,8 +94,9 @@ extension DotKernel {
   /// Whether a dot is live twice or live but absent from the context.
   ///
   /// Counters are grouped by replica (consecutive dots usually share one, so most dots cost an
-  /// append, not a hash of their replica id), then sorted and checked against the replica's
-  /// counters in the context: O(*d* log *d*) for *d* live dots.
+  /// append, not a hash of their replica id), then checked for repeats and against the
+  /// replica's counters in the context: O(*d*) for *d* live dots whose counters are dense (the
+  /// usual case), O(*d* log *d*) otherwise.
   @inlinable
   func hasLiveDotProblem() -> Bool {
     var groups: [ReplicaID: [UInt64]] = [:]
@@ -107,14 +113,31 @@ extension DotKernel {
       }
     }
     if let current { groups[current] = counters }
-    for (replica, var counters) in groups {
-      counters.sort()
-      guard let known = context.replicas[replica] else { return true }
-      var previous: UInt64?
-      for counter in counters {
-        if counter == previous || !known.contains(counter) { return true }
-        previous = counter
-      }
+    for (replica, counters) in groups {
+      guard let known = context.replicas[replica],
+        counters.allSatisfy({ known.contains($0) }), !Self.hasRepeat(counters)
+      else { return true }
+    }
+    return false
+  }
+
+  /// Whether a counter occurs twice: by a bitmap over their span when it is at most 64 times
+  /// their number (one bit per possible counter), by sorting otherwise.
+  @inlinable
+  static func hasRepeat(_ counters: [UInt64]) -> Bool {
+    guard let lowest = counters.min(), let highest = counters.max() else { return false }
+    let span = highest - lowest
+    guard span / 64 <= UInt64(counters.count) else {
+      let sorted = counters.sorted()
+      return zip(sorted, sorted.dropFirst()).contains { $0 == $1 }
+    }
+    var seen = [UInt64](repeating: 0, count: Int(span / 64) + 1)
+    for counter in counters {
+      let offset = counter - lowest
+      let bit: UInt64 = 1 << (offset % 64)
+      let word = Int(offset / 64)
+      if seen[word] & bit != 0 { return true }
+      seen[word] |= bit
     }
     return false
   }

@@ -35,6 +35,13 @@ enum DotSiblings<Value> {
     }
   }
 
+  /// Siblings as decoded, in any order and perhaps with a dot twice: only for
+  /// ``DotKernel/init(validating:context:)``, which sorts and checks them.
+  @inlinable
+  init?(unsorted values: [DottedValue<Value>]) {
+    self.init(sorted: values)
+  }
+
   @inlinable
   var count: Int {
     switch self {

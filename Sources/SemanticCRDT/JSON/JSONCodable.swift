@@ -73,11 +73,13 @@ extension Array: JSONReadable where Element: JSONReadable {
 
 extension JSONWritable where Self: RawRepresentable, RawValue == String {
   /// Keys and string enums are written as their raw text.
+  @inlinable
   public func write(to writer: inout JSONWriter) { writer.string(rawValue) }
 }
 
 extension JSONReadable where Self: RawRepresentable, RawValue == String {
   /// Reads the raw text, refusing text that is not a valid value.
+  @inlinable
   public init(from reader: inout JSONReader) throws(JSONError) {
     let start = reader.offset
     let text = try reader.readString()

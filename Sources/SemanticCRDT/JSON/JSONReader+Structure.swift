@@ -29,8 +29,8 @@ public struct JSONFields: Sendable {
 }
 
 extension JSONReader {
-  @usableFromInline
-  mutating func enter(_ opening: UInt8, _ expected: String) throws(JSONError) {
+  @inlinable
+  mutating func enter(_ opening: UInt8, _ expected: StaticString) throws(JSONError) {
     try expect(opening, expected)
     depth += 1
     if depth > Self.maximumDepth {
@@ -183,6 +183,28 @@ extension JSONReader {
     let start = position
     try skipValue(checkingDuplicateKeys: false)
     return start..<position
+  }
+
+  /// Reads the next value with `body`, and returns what it read with where the value lies.
+  /// When `body` throws, the value is located instead (as ``locateValue()`` does), and the
+  /// error comes back with that range: for a value whose errors count only once a check of its
+  /// bytes (a checksum) has passed, which needs the range either way.
+  ///
+  /// - Throws: Only when the value cannot even be located (its brackets or strings never end).
+  public mutating func readLocating<Value>(
+    _ body: (inout JSONReader) throws(JSONError) -> Value
+  ) throws(JSONError) -> (value: Result<Value, JSONError>, range: Range<Int>) {
+    _ = try peek()
+    let start = position
+    let startDepth = depth
+    do {
+      let value = try body(&self)
+      return (.success(value), start..<position)
+    } catch {
+      position = start
+      depth = startDepth
+      return (.failure(error), try locateValue())
+    }
   }
 
   /// Finds where one value ends, checking only what finding it needs: brackets balance (not

@@ -92,18 +92,37 @@ public struct JSONReader {
   }
 
   /// The next non-whitespace byte, not consumed.
-  @inlinable
+  ///
+  /// Inlined for the common case, a token right here (files this codec writes have no
+  /// whitespace); whitespace and the end of input take the out-of-line path.
+  @inlinable @inline(__always)
   mutating func peek() throws(JSONError) -> UInt8 {
+    if position < bytes.count, bytes[position] > 0x20 { return bytes[position] }
+    return try peekAfterWhitespace()
+  }
+
+  @usableFromInline
+  mutating func peekAfterWhitespace() throws(JSONError) -> UInt8 {
     skipWhitespace()
     guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
     return bytes[position]
   }
 
-  @inlinable
-  mutating func expect(_ byte: UInt8, _ expected: String) throws(JSONError) {
-    let next = try peek()
+  /// Consumes `byte` as the next token, or throws saying `expected` was.
+  @inlinable @inline(__always)
+  mutating func expect(_ byte: UInt8, _ expected: StaticString) throws(JSONError) {
+    if position < bytes.count, bytes[position] == byte {
+      position += 1
+      return
+    }
+    try expectAfterWhitespace(byte, expected)
+  }
+
+  @usableFromInline
+  mutating func expectAfterWhitespace(_ byte: UInt8, _ expected: StaticString) throws(JSONError) {
+    let next = try peekAfterWhitespace()
     guard next == byte else {
-      throw JSONError(.unexpectedByte(next, expected: expected), at: position)
+      throw JSONError(.unexpectedByte(next, expected: "\(expected)"), at: position)
     }
     position += 1
   }

@@ -186,27 +186,30 @@ extension DotKernel where Key: Comparable & JSONWritable, Value: JSONWritable {
 }
 
 extension JSONReader {
-  /// Reads `[[dot, value], …]`.
+  /// Reads `[[dot, value], …]`: `nil` for an empty list, and one sibling without an array.
+  /// Several come unsorted, for the kernel's validation to sort and check.
   @inlinable
   mutating func readSiblings<Value>(
     _ value: (inout JSONReader) throws(JSONError) -> Value
-  ) throws(JSONError) -> [DottedValue<Value>] {
-    var siblings: [DottedValue<Value>] = []
+  ) throws(JSONError) -> DotSiblings<Value>? {
+    var first: DottedValue<Value>?
+    var more: [DottedValue<Value>] = []
     try readArray { reader throws(JSONError) in
-      siblings.append(
-        try reader.readTuple { reader throws(JSONError) in
-          let dot = try Dot(from: &reader)
-          try reader.nextElement()
-          return DottedValue(dot: dot, value: try value(&reader))
-        })
+      let sibling = try reader.readTuple { reader throws(JSONError) in
+        let dot = try Dot(from: &reader)
+        try reader.nextElement()
+        return DottedValue(dot: dot, value: try value(&reader))
+      }
+      if first == nil { first = sibling } else { more.append(sibling) }
     }
-    return siblings
+    guard let first else { return nil }
+    return more.isEmpty ? .one(first.dot, first.value) : DotSiblings(unsorted: [first] + more)
   }
 
   /// Builds a kernel from decoded entries, turning a broken invariant into an error at `start`.
   @inlinable
   func kernel<Key, Value>(
-    _ decoded: [(key: Key, siblings: [DottedValue<Value>])], context: CausalContext,
+    _ decoded: [(key: Key, siblings: DotSiblings<Value>?)], context: CausalContext,
     startingAt start: Int
   ) throws(JSONError) -> DotKernel<Key, Value> {
     do {
@@ -224,16 +227,22 @@ extension JSONReader {
   /// `dots` reading one key's live dots, and validates the kernel.
   @inlinable
   mutating func readCausalCollection<Key: JSONReadable, Value>(
-    dots: (inout JSONReader) throws(JSONError) -> [DottedValue<Value>]
+    dots: (inout JSONReader) throws(JSONError) -> DotSiblings<Value>?
   ) throws(JSONError) -> DotKernel<Key, Value> {
     let start = offset
     var context = CausalContext()
-    var decoded: [(key: Key, siblings: [DottedValue<Value>])] = []
+    var decoded: [(key: Key, siblings: DotSiblings<Value>?)] = []
     try readObject(collectionFields) { reader, field throws(JSONError) in
       if field == 0 {
         context = try CausalContext(from: &reader)
         return
       }
+      // Every live key holds a dot of the context, so its size bounds theirs; reserving it
+      // spares regrowing an array of large values (and faulting in its pages) several times.
+      // Bytes bound it too, for a context far larger than what is live: reserved pages that
+      // are never written cost no memory.
+      decoded.reserveCapacity(
+        Int(min(context.count, UInt64(reader.bytes.count - reader.position) / 8)))
       try reader.readArray { reader throws(JSONError) in
         decoded.append(
           try reader.readTuple { reader throws(JSONError) in
@@ -292,7 +301,8 @@ extension ORSet: JSONReadable where Element: JSONReadable {
   public init(from reader: inout JSONReader) throws(JSONError) {
     self.init(
       kernel: try reader.readCausalCollection { reader throws(JSONError) in
-        try [Dot](from: &reader).map { DottedValue(dot: $0, value: Present()) }
+        DotSiblings(
+          unsorted: try [Dot](from: &reader).map { DottedValue(dot: $0, value: Present()) })
       })
   }
 }
@@ -321,7 +331,7 @@ extension MVRegister: JSONReadable where Value: JSONReadable {
   public init(from reader: inout JSONReader) throws(JSONError) {
     let start = reader.offset
     var context = CausalContext()
-    var writes: [DottedValue<Write>] = []
+    var writes: DotSiblings<Write>?
     try reader.readObject(multiValueFields) { reader, field throws(JSONError) in
       if field == 0 {
         context = try CausalContext(from: &reader)
@@ -335,12 +345,13 @@ extension MVRegister: JSONReadable where Value: JSONReadable {
         }
       }
     }
-    if let mismatch = writes.first(where: { $0.dot.replica != $0.value.timestamp.replica }) {
+    if let mismatch = writes?.elements.first(where: { $0.dot.replica != $0.value.timestamp.replica }
+    ) {
       throw JSONError(
         .invalidValue("Write \(mismatch.dot) carries a timestamp of another replica"), at: start)
     }
     self.init(
       kernel: try reader.kernel(
-        writes.isEmpty ? [] : [(SingleKey(), writes)], context: context, startingAt: start))
+        writes == nil ? [] : [(SingleKey(), writes)], context: context, startingAt: start))
   }
 }
