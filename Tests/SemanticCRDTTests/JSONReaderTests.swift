@@ -106,6 +106,13 @@ import Testing
         == [Int.min, Int.max])
     #expect(
       try JSONReader.decode([UInt64].self, from: Array("[18446744073709551615]".utf8)) == [.max])
+    // Nineteen digits are read without overflow checks, the twentieth with them.
+    #expect(
+      try JSONReader.decode([UInt64].self, from: Array("[9999999999999999999]".utf8))
+        == [9_999_999_999_999_999_999])
+    #expect(throws: JSONError(.numberOutOfRange("more than 64 bits"), at: 1)) {
+      try JSONReader.decode([UInt64].self, from: Array("[99999999999999999999]".utf8))
+    }
   }
 
   @Test func writerEscapesAndRoundTrips() throws {

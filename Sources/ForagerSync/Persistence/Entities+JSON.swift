@@ -31,7 +31,9 @@ extension Category: JSONCodable {
       default: scope = try reader.read()
       }
     }
-    self.init(key: key!, creation: creation!, name: name!, order: order!, scope: scope!)
+    self.init(
+      key: key.take()!, creation: creation.take()!, name: name.take()!, order: order.take()!,
+      scope: scope.take()!)
   }
 }
 
@@ -71,8 +73,9 @@ extension IngredientTemplate: JSONCodable {
       }
     }
     self.init(
-      key: key!, creation: creation!, name: name!, staple: staple!, category: category!,
-      uses: uses!, scope: scope!)
+      key: key.take()!, creation: creation.take()!, name: name.take()!, staple: staple.take()!,
+      category: category.take()!,
+      uses: uses.take()!, scope: scope.take()!)
   }
 }
 
@@ -108,7 +111,8 @@ extension Recipe: JSONCodable {
       }
     }
     self.init(
-      id: id!, creation: creation!, title: title!, lines: lines!, uses: uses!, scope: scope!)
+      id: id.take()!, creation: creation.take()!, title: title.take()!, lines: lines.take()!,
+      uses: uses.take()!, scope: scope.take()!)
   }
 }
 
@@ -137,7 +141,7 @@ extension NamedContainer: JSONCodable {
       default: scope = try reader.read()
       }
     }
-    self.init(id: id!, creation: creation!, name: name!, scope: scope!)
+    self.init(id: id.take()!, creation: creation.take()!, name: name.take()!, scope: scope.take()!)
   }
 }
 
@@ -183,8 +187,10 @@ extension GroceryListItem: JSONCodable {
       }
     }
     self.init(
-      id: id!, listID: listID!, source: source!, creation: creation!, template: template!,
-      category: category!, text: text!, checked: checked!, scope: scope!)
+      id: id.take()!, listID: listID.take()!, source: source.take()!, creation: creation.take()!,
+      template: template.take()!,
+      category: category.take()!, text: text.take()!, checked: checked.take()!, scope: scope.take()!
+    )
   }
 }
 
@@ -217,7 +223,8 @@ extension PlannedMeal: JSONCodable {
       }
     }
     self.init(
-      slot: slot!, creation: creation!, assignment: assignment!, plan: plan!, scope: scope!)
+      slot: slot.take()!, creation: creation.take()!, assignment: assignment.take()!,
+      plan: plan.take()!, scope: scope.take()!)
   }
 }
 
@@ -246,7 +253,8 @@ extension Member: JSONCodable {
       default: role = try reader.read()
       }
     }
-    self.init(id: id!, creation: creation!, name: name!, roleRegister: role!)
+    self.init(
+      id: id.take()!, creation: creation.take()!, name: name.take()!, roleRegister: role.take()!)
   }
 }
 

@@ -25,7 +25,8 @@ extension UUIDIdentifier {
     }
   }
 
-  /// Reads canonical UUID text in either case, as `UUID(uuidString:)` accepts it.
+  /// Reads canonical UUID text (8-4-4-4-12 hex digits) in either case. Stricter than
+  /// `UUID(uuidString:)` on Linux, which also takes some malformed text (a space in a group).
   public init(from reader: inout JSONReader) throws(JSONError) {
     let start = reader.offset
     let parsed = try reader.readString { (text: UnsafeBufferPointer<UInt8>) throws(JSONError) in
@@ -40,34 +41,42 @@ extension UUIDIdentifier {
 private let upperHexDigits = Array("0123456789ABCDEF".utf8)
 
 extension UUID {
+  /// Parses `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in hex digits of either case.
   static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
-    guard text.count == 36 else { return nil }
-    var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    let parsed = withUnsafeMutableBytes(of: &uuid) { bytes in
-      var position = 0
-      for index in 0..<16 {
-        if index == 4 || index == 6 || index == 8 || index == 10 {
-          guard text[position] == UInt8(ascii: "-") else { return false }
-          position += 1
-        }
-        guard let high = hexValue(text[position]), let low = hexValue(text[position + 1]) else {
-          return false
-        }
-        bytes[index] = high << 4 | low
-        position += 2
+    let dash = UInt8(ascii: "-")
+    guard text.count == 36, text[8] == dash, text[13] == dash, text[18] == dash, text[23] == dash
+    else { return nil }
+    // The 32 digits as two 64-bit halves; any non-digit sets a bit above the low four of `seen`.
+    var halves: (UInt64, UInt64) = (0, 0)
+    var seen: UInt8 = 0
+    var position = 0
+    for digit in 0..<32 {
+      if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
+      let value = hexValue(text[position])
+      seen |= value
+      if digit < 16 {
+        halves.0 = halves.0 << 4 | UInt64(value)
+      } else {
+        halves.1 = halves.1 << 4 | UInt64(value)
       }
-      return true
+      position += 1
     }
-    return parsed ? UUID(uuid: uuid) : nil
+    guard seen < 0x10 else { return nil }
+    var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &uuid) { bytes in
+      bytes.storeBytes(of: halves.0.bigEndian, as: UInt64.self)
+      bytes.storeBytes(of: halves.1.bigEndian, toByteOffset: 8, as: UInt64.self)
+    }
+    return UUID(uuid: uuid)
   }
 
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case 0x30...0x39: byte - 0x30
-    case 0x41...0x46: byte - 0x41 + 10
-    case 0x61...0x66: byte - 0x61 + 10
-    default: nil
-    }
+  /// The value of a hex digit of either case, or 0xFF.
+  @inline(__always)
+  private static func hexValue(_ byte: UInt8) -> UInt8 {
+    let digit = byte &- 0x30
+    if digit < 10 { return digit }
+    let letter = (byte | 0x20) &- 0x61
+    return letter < 6 ? letter + 10 : 0xFF
   }
 }
 
@@ -101,7 +110,7 @@ extension Creation: JSONCodable {
     try reader.readObject(creationFields) { reader, field throws(JSONError) in
       if field == 0 { member = try reader.read() } else { timestamp = try reader.read() }
     }
-    self.init(timestamp: timestamp!, member: member!)
+    self.init(timestamp: timestamp.take()!, member: member.take()!)
   }
 }
 

@@ -3,28 +3,42 @@
 /// Matching tries the key after the last one matched first, so a document written in this
 /// order matches each key with one comparison.
 public struct JSONFields: Sendable {
-  let names: [StaticString]
+  @usableFromInline let names: [StaticString]
+  /// The names' UTF-8 one after another; name `i` is `utf8[offsets[i]..<offsets[i + 1]]`.
+  let utf8: [UInt8]
+  let offsets: [Int]
 
   public init(_ names: StaticString...) {
     precondition(names.count <= 64, "JSONFields tracks at most 64 keys")
     self.names = names
+    utf8 = names.flatMap { name in name.withUTF8Buffer { Array($0) } }
+    offsets = names.reduce(into: [0]) { offsets, name in
+      offsets.append(offsets.last! + name.utf8CodeUnitCount)
+    }
   }
 
   /// The keys, in order.
   public var keys: [String] { names.map { "\($0)" } }
 
+  @usableFromInline
   func index(of key: UnsafeBufferPointer<UInt8>, after previous: Int) -> Int? {
-    let count = names.count
-    var candidate = previous + 1
-    for _ in 0..<count {
-      if candidate >= count { candidate = 0 }
-      let matches = names[candidate].withUTF8Buffer { name in
-        name.count == key.count && name.elementsEqual(key)
+    utf8.withUnsafeBufferPointer { utf8 in
+      offsets.withUnsafeBufferPointer { offsets in
+        let count = offsets.count - 1
+        var candidate = previous + 1
+        for _ in 0..<count {
+          if candidate >= count { candidate = 0 }
+          let start = offsets[candidate]
+          if offsets[candidate + 1] - start == key.count {
+            var matched = 0
+            while matched < key.count && utf8[start + matched] == key[matched] { matched += 1 }
+            if matched == key.count { return candidate }
+          }
+          candidate += 1
+        }
+        return nil
       }
-      if matches { return candidate }
-      candidate += 1
     }
-    return nil
   }
 }
 
@@ -92,6 +106,7 @@ extension JSONReader {
   /// Reads an object whose keys are exactly `fields`, in any order, each once. `field` is
   /// called with the reader placed at the value and the index of the key in `fields`.
   /// A key outside `fields` goes to `unknown` if given, and is refused otherwise.
+  @inlinable
   public mutating func readObject(
     _ fields: JSONFields,
     _ field: (inout JSONReader, Int) throws(JSONError) -> Void,
@@ -144,7 +159,8 @@ extension JSONReader {
     }
   }
 
-  private mutating func readMembers(
+  @inlinable
+  mutating func readMembers(
     _ member: (inout JSONReader, StringSpan) throws(JSONError) -> Void
   ) throws(JSONError) {
     try enter(UInt8(ascii: "{"), "an object")

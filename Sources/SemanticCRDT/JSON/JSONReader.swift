@@ -203,6 +203,15 @@ public struct JSONReader {
     position += 1
     if first == 0x30 { return 0 }
     var value = UInt64(first - 0x30)
+    // Nineteen digits always fit 64 bits, so the first eighteen after the leading one need
+    // no overflow checks.
+    let unchecked = min(bytes.count, position + 18)
+    while position < unchecked {
+      let digit = bytes[position] &- 0x30
+      guard digit < 10 else { return value }
+      value = value &* 10 &+ UInt64(digit)
+      position += 1
+    }
     while position < bytes.count {
       let byte = bytes[position]
       guard byte >= 0x30 && byte <= 0x39 else { break }
@@ -236,12 +245,14 @@ public struct JSONReader {
     return try unescaped.withUnsafeBufferPointer { (buffer) throws(JSONError) in try body(buffer) }
   }
 
+  @usableFromInline
   struct StringSpan {
-    let start: Int
-    let end: Int
-    let escaped: Bool
+    @usableFromInline let start: Int
+    @usableFromInline let end: Int
+    @usableFromInline let escaped: Bool
   }
 
+  @usableFromInline
   func decodeString(_ span: StringSpan) -> String {
     if span.escaped { return String(decoding: unescape(span), as: UTF8.self) }
     return String(
@@ -249,11 +260,14 @@ public struct JSONReader {
   }
 
   /// Finds the end of the string that starts at the next token, validating UTF-8 and escapes.
+  @usableFromInline
   mutating func scanString() throws(JSONError) -> StringSpan {
     try expect(UInt8(ascii: "\""), "a string")
     let start = position
     var escaped = false
     while position < bytes.count {
+      skipPlainBytes()
+      guard position < bytes.count else { break }
       let byte = bytes[position]
       if byte == UInt8(ascii: "\"") {
         position += 1
@@ -270,6 +284,34 @@ public struct JSONReader {
       }
     }
     throw JSONError(.unexpectedEnd, at: position)
+  }
+
+  /// Steps eight bytes at a time over string bytes that need no attention: printable ASCII
+  /// other than a quote or a backslash. Stops at the first other byte, or within the last
+  /// eight bytes of the input.
+  @inline(__always)
+  private mutating func skipPlainBytes() {
+    guard let base = bytes.baseAddress else { return }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while position + 8 <= bytes.count {
+      let word = UInt64(
+        littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+      // A byte below n sets its high bit in (word - n·ones) & ~word (exact for n ≤ 0x80);
+      // a byte equal to c is a zero byte of word ^ c·ones.
+      let quote = word ^ (ones &* 0x22)
+      let backslash = word ^ (ones &* 0x5C)
+      let special =
+        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        | ((word &- ones &* 0x20) & ~word) | word
+      let flagged = special & highs
+      if flagged != 0 {
+        // The lowest flag is exact (borrows only reach bytes above a special one).
+        position += flagged.trailingZeroBitCount >> 3
+        return
+      }
+      position += 8
+    }
   }
 
   private mutating func scanEscape() throws(JSONError) {
@@ -352,6 +394,7 @@ public struct JSONReader {
 
   /// The UTF-8 of a scanned string with its escapes resolved. The span was validated by
   /// ``scanString()``, so every escape here is well formed.
+  @usableFromInline
   func unescape(_ span: StringSpan) -> [UInt8] {
     var result: [UInt8] = []
     result.reserveCapacity(span.end - span.start)

@@ -157,7 +157,7 @@ extension LWWRegister: JSONReadable where Value: JSONReadable {
         value = try Value(from: &reader)
       }
     }
-    self.init(value!, at: timestamp!)
+    self.init(value.take()!, at: timestamp.take()!)
   }
 }
 
