@@ -70,13 +70,16 @@ extension UUID {
     return UUID(uuid: uuid)
   }
 
-  /// The value of a hex digit of either case, or 0xFF.
+  /// The value of a hex digit of either case, or 0xFF. Without branches: digits and letters
+  /// come in random order, so a branch on which one it is would be mispredicted half the time.
   @inline(__always)
   private static func hexValue(_ byte: UInt8) -> UInt8 {
-    let digit = byte &- 0x30
-    if digit < 10 { return digit }
-    let letter = (byte | 0x20) &- 0x61
-    return letter < 6 ? letter + 10 : 0xFF
+    let isDigit = byte &- 0x30 < 10
+    let isLetter = (byte | 0x20) &- 0x61 < 6
+    // '0'…'9' are 0x30…0x39 and letters 0x41…0x46 or 0x61…0x66: the low four bits, plus
+    // nine for a letter (bit 6 set).
+    let value = (byte & 0x0F) &+ 9 &* (byte >> 6)
+    return isDigit != isLetter ? value : 0xFF
   }
 }
 

@@ -165,6 +165,8 @@ private struct Sections {
   /// read while the top level was scanned, or why it could not be. Not to be trusted before
   /// the checksum of its range holds.
   let content: Result<Content, JSONError>?
+  /// The checksum of that content's range, computed while it was read.
+  let contentChecksum: UInt32?
 
   init(_ bytes: UnsafeBufferPointer<UInt8>, file: URL) throws(StoreError) {
     self.bytes = bytes
@@ -172,6 +174,7 @@ private struct Sections {
     var format: Int?
     var ranges: [String: Range<Int>] = [:]
     var content: Result<Content, JSONError>?
+    var contentChecksum: UInt32?
     do {
       try JSONReader.read(bytes) { reader throws(JSONError) in
         try reader.readDynamicObject { reader, key throws(JSONError) in
@@ -180,6 +183,8 @@ private struct Sections {
           } else if key == "content" && format == 2 {
             // Read at once rather than located, then read: one pass over the largest member
             // instead of two. Its errors wait for the checksum, which may explain them.
+            let checksum = ConcurrentChecksum(bytes, contentStart: reader.offset)
+            defer { contentChecksum = checksum?.value(over: ranges[key]) }
             (content, ranges[key]) = try reader.readLocating(Self.readContent)
           } else {
             // Located, not validated: each member is read in full afterwards, and the
@@ -197,6 +202,7 @@ private struct Sections {
     self.format = format
     self.ranges = ranges
     self.content = content
+    self.contentChecksum = contentChecksum
   }
 
   /// Requires exactly `names` besides `format`.
@@ -238,7 +244,7 @@ private struct Sections {
     let stored = try read("checksum", invalidAs: malformed) { reader throws(JSONError) in
       try reader.readString()
     }
-    let computed = CRC32.label(checksum(of: "content"))
+    let computed = CRC32.label(contentChecksum ?? checksum(of: "content"))
     guard stored == computed else {
       throw StoreError(file: file, problem: .checksumMismatch(stored: stored, computed: computed))
     }
@@ -356,4 +362,54 @@ private struct Sections {
     try checkEnvelope(state, household: household, normalizer: normalizer, at: 0)
     return contents
   }
+}
+
+/// The checksum of a large file's content, computed on a second core while the first reads
+/// the content.
+///
+/// The content's end is known only once it has been read, so the checksum covers the range the
+/// content takes when it is the last member of the file, as this build writes it. When the
+/// content turns out to end elsewhere, ``value(over:)`` gives `nil` and the caller checksums
+/// the real range itself.
+private final class ConcurrentChecksum: @unchecked Sendable {
+  /// Below this, a second thread costs more than it saves.
+  static let minimumBytes = 1 << 20
+
+  let range: Range<Int>
+  /// Written by the checksum's thread before it signals `done`, read only after `done`.
+  private var checksum: UInt32 = 0
+  private let done = DispatchSemaphore(value: 0)
+
+  /// Starts the checksum, or returns `nil` when the file is small or does not end with the
+  /// content and a closing brace.
+  init?(_ bytes: UnsafeBufferPointer<UInt8>, contentStart: Int) {
+    func isWhitespace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+    var end = bytes.count
+    while end > contentStart, isWhitespace(bytes[end - 1]) { end -= 1 }
+    guard end > contentStart, bytes[end - 1] == UInt8(ascii: "}") else { return nil }
+    end -= 1
+    while end > contentStart, isWhitespace(bytes[end - 1]) { end -= 1 }
+    guard end - contentStart >= Self.minimumBytes else { return nil }
+    range = contentStart..<end
+    let content = UncheckedBytes(bytes: UnsafeBufferPointer(rebasing: bytes[range]))
+    DispatchQueue.global(qos: .userInitiated).async { [self] in
+      checksum = CRC32.checksum(content.bytes)
+      done.signal()
+    }
+  }
+
+  /// Waits for the checksum; `nil` when `actual` (where the content really lies) is not the
+  /// range it covers. Must be called before the bytes are released.
+  func value(over actual: Range<Int>?) -> UInt32? {
+    done.wait()
+    return actual == range ? checksum : nil
+  }
+}
+
+/// Bytes handed to the checksum's thread. The reader keeps them alive and unchanged until it
+/// has waited for the result.
+private struct UncheckedBytes: @unchecked Sendable {
+  let bytes: UnsafeBufferPointer<UInt8>
 }

@@ -255,7 +255,7 @@ extension JSONReader {
     return try kernel(decoded, context: context, startingAt: start)
   }
 }
-private let multiValueFields = JSONFields("context", "writes")
+@usableFromInline let multiValueFields = JSONFields("context", "writes")
 
 extension ORMap: JSONWritable where Key: JSONWritable & Comparable, Value: JSONWritable {
   @inlinable
@@ -328,6 +328,7 @@ extension MVRegister: JSONWritable where Value: JSONWritable {
 }
 
 extension MVRegister: JSONReadable where Value: JSONReadable {
+  @inlinable
   public init(from reader: inout JSONReader) throws(JSONError) {
     let start = reader.offset
     var context = CausalContext()

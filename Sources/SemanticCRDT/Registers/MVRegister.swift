@@ -21,7 +21,7 @@
 ///
 /// - SeeAlso: DeCandia et al., *Dynamo* (2007); Almeida, Shoker, Baquero (2018), "MVRegister".
 public struct MVRegister<Value: Equatable> {
-  var kernel: DotKernel<SingleKey, Write>
+  @usableFromInline var kernel: DotKernel<SingleKey, Write>
 
   /// One write: its value and timestamp.
   public struct Write: Equatable {
@@ -42,6 +42,7 @@ public struct MVRegister<Value: Equatable> {
     kernel = DotKernel()
   }
 
+  @usableFromInline
   init(kernel: DotKernel<SingleKey, Write>) {
     self.kernel = kernel
   }
@@ -91,8 +92,10 @@ public struct MVRegister<Value: Equatable> {
 }
 
 /// The one key of a register's dot store.
+@usableFromInline
 struct SingleKey: Hashable, Comparable, Sendable {
-  static func < (lhs: SingleKey, rhs: SingleKey) -> Bool { false }
+  @inlinable init() {}
+  @usableFromInline static func < (lhs: SingleKey, rhs: SingleKey) -> Bool { false }
 }
 
 extension MVRegister: Equatable {}

@@ -1,0 +1,66 @@
+import CRDTTestSupport
+import ForagerTestSupport
+import Foundation
+import SemanticCRDT
+import Testing
+
+@testable import ForagerSync
+
+/// Files over a megabyte have their content's checksum computed on a second thread while the
+/// content is read, over the range the content takes when it is the file's last member. These
+/// tests hold that path to the same answers as the small-file path.
+@Suite struct LargeReplicaFileTests {
+  static let file = URL(fileURLWithPath: "/tmp/large.forager.json")
+
+  /// A replica whose file is over the concurrent checksum's threshold.
+  static let replica: HouseholdReplica = {
+    var replica = HouseholdReplica(
+      joining: RandomHousehold.household, member: RandomHousehold.owner, replica: "phone",
+      wallClock: .fixed(1_733_788_800_000))
+    for index in 0..<4_000 { _ = try! replica.getOrCreateCategory(displayName: "Aisle \(index)") }
+    return replica
+  }()
+
+  static var bytes: [UInt8] { ReplicaFileFormat.encode(ReplicaFileContents(replica)) }
+
+  @Test func readsALargeFile() throws {
+    let bytes = Self.bytes
+    #expect(bytes.count > 1 << 20, "the file must take the concurrent path")
+    #expect(try ReplicaFileFormat.decode(bytes, file: Self.file).state == Self.replica.state)
+  }
+
+  @Test func findsDamageInTheMiddleOfALargeFile() {
+    var bytes = Self.bytes
+    let middle = bytes[(bytes.count / 2)...].firstIndex(of: UInt8(ascii: "A"))!
+    bytes[middle] = UInt8(ascii: "B")
+    #expect {
+      try ReplicaFileFormat.decode(bytes, file: Self.file)
+    } throws: { error in
+      guard case .checksumMismatch = (error as? StoreError)?.problem else { return false }
+      return true
+    }
+  }
+
+  /// Whitespace after the content, or a member after it, moves the content's end away from
+  /// where the concurrent checksum assumed it: the load checksums the real range instead.
+  @Test func readsLargeFilesLaidOutDifferently() throws {
+    let bytes = Self.bytes
+    let content = ReplicaFileBytes.content(of: bytes)
+    let label = CRC32.label(CRC32.checksum(content))
+    let layouts: [[UInt8]] = [
+      Array(bytes.dropLast()) + Array(" \n}\n".utf8),
+      Array(#"{"format":2,"content":"#.utf8) + content
+        + Array(#","checksum":"\#(label)"}"#.utf8),
+      Array(#"{"format":2,"checksum":"\#(label)","content":"#.utf8) + content
+        + Array(" , \"extra\":1}".utf8),
+    ]
+    for (index, layout) in layouts.enumerated() {
+      if index < 2 {
+        #expect(try ReplicaFileFormat.decode(layout, file: Self.file).state == Self.replica.state)
+      } else {
+        // An unknown top-level member is refused, as in a small file.
+        #expect(throws: StoreError.self) { try ReplicaFileFormat.decode(layout, file: Self.file) }
+      }
+    }
+  }
+}
