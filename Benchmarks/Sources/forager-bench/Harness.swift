@@ -21,7 +21,10 @@ struct Result: Codable {
 struct Benchmark {
   let name: String
   let n: Int
-  let run: (_ runs: Int) -> Result
+  /// Times `runs` runs after a warm-up. A first run of `slowRun` or longer, when given, is
+  /// timed and kept as the only sample: a run that long is warm enough by itself, and repeating
+  /// it would blow the quick mode's budget.
+  let run: (_ runs: Int, _ slowRun: Duration?) -> Result
 
   /// - Parameter operations: How many operations one run of `body` makes; the figures are per
   ///   operation (the time of a run divided by it).
@@ -31,21 +34,26 @@ struct Benchmark {
   ) {
     self.name = name
     self.n = n
-    self.run = { runs in
+    self.run = { runs, slowRun in
       let clock = ContinuousClock()
       var samples: [UInt64] = []
       var size: Int?
+      func nanoseconds(_ elapsed: Duration) -> UInt64 {
+        let total =
+          UInt64(elapsed.components.seconds) * 1_000_000_000
+          + UInt64(elapsed.components.attoseconds / 1_000_000_000)
+        return total / UInt64(operations)
+      }
       for index in 0..<(runs + 1) {
         let input = prepare()
         if index == 0, let bytes { size = bytes(input) }
         let elapsed = clock.measure { body(input) }
-        // The first run warms caches and allocators; it is not counted.
-        if index > 0 {
-          let nanoseconds =
-            UInt64(elapsed.components.seconds) * 1_000_000_000
-            + UInt64(elapsed.components.attoseconds / 1_000_000_000)
-          samples.append(nanoseconds / UInt64(operations))
+        if index == 0, let slowRun, elapsed >= slowRun {
+          samples = [nanoseconds(elapsed)]
+          break
         }
+        // The first run warms caches and allocators; it is not counted.
+        if index > 0 { samples.append(nanoseconds(elapsed)) }
       }
       samples.sort()
       return Result(

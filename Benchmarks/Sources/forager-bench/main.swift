@@ -9,7 +9,8 @@ let usage = """
   usage: forager-bench list
          forager-bench [run] [--filter <substring>] [--quick | --smoke] [--json <file>]
 
-    --quick   every benchmark once through in under a minute (release build): 3 timed runs
+    --quick   every benchmark in under a minute (release build): 3 timed runs after a
+              warm-up, or 1 for a row whose first run takes a second or more
     --smoke   n = 100, one timed run: checks that the benchmarks still work, times nothing
     --json    also write {"results": [...]} to <file>
   """
@@ -61,7 +62,7 @@ say(
 var results: [Result] = []
 for benchmark in benchmarks {
   let runs = mode == "smoke" ? 1 : (mode == "quick" ? 3 : (benchmark.n >= 100_000 ? 5 : 10))
-  let result = benchmark.run(runs)
+  let result = benchmark.run(runs, mode == "quick" ? .seconds(1) : nil)
   results.append(result)
   let columns = [result.median_ns, result.min_ns, result.max_ns].map {
     format(nanoseconds: $0).padding(toLength: 12, withPad: " ", startingAt: 0)
