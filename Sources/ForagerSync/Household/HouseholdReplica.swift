@@ -125,31 +125,8 @@ extension HouseholdReplica {
         throw .clockSkew(error)
       }
     }
-    // Only what the remote touches is kept from before: holding the whole old state would
-    // make the merge copy every map (copy-on-write), O(n) for a delta of a few records.
-    let members = MergeReport.Before(state.members, touchedBy: remote.members)
-    let categories = MergeReport.Before(state.categories, touchedBy: remote.categories)
-    let ingredients = MergeReport.Before(state.ingredients, touchedBy: remote.ingredients)
-    let recipes = MergeReport.Before(state.recipes, touchedBy: remote.recipes)
-    let lists = MergeReport.Before(state.lists, touchedBy: remote.lists)
-    let items = MergeReport.Before(state.items, touchedBy: remote.items)
-    let plans = MergeReport.Before(state.plans, touchedBy: remote.plans)
-    let meals = MergeReport.Before(state.meals, touchedBy: remote.meals)
-    state.merge(remote)
     var report = MergeReport()
-    report.count(members, after: state.members, remote: remote.members)
-    report.count(categories, after: state.categories, remote: remote.categories)
-    report.count(ingredients, after: state.ingredients, remote: remote.ingredients)
-    report.count(recipes, after: state.recipes, remote: remote.recipes)
-    report.count(lists, after: state.lists, remote: remote.lists)
-    report.count(items, after: state.items, remote: remote.items)
-    report.count(plans, after: state.plans, remote: remote.plans)
-    report.count(meals, after: state.meals, remote: remote.meals)
-    // A slot can only become conflicted where the remote wrote to it.
-    report.newConflicts = remote.meals.keys.filter { slot in
-      (state.meals[slot]?.assignment.isConflicted ?? false)
-        && !(meals.values[slot]?.assignment.isConflicted ?? false)
-    }.sorted()
+    state.merge(remote, reporting: &report)
     return report
   }
 
@@ -160,40 +137,19 @@ extension HouseholdReplica {
 }
 
 extension MergeReport {
-  /// One map before a merge, as far as the merge's report needs it: its size, and its values
-  /// under the keys the remote map holds.
-  struct Before<Key: Hashable, Value: Mergeable> {
-    let count: Int
-    let values: [Key: Value]
-
-    /// - Complexity: O(keys of `remote`).
-    init(_ local: ORMap<Key, Value>, touchedBy remote: ORMap<Key, Value>) {
-      count = local.count
-      var values: [Key: Value] = [:]
-      for key in remote.keys {
-        if let value = local[key] { values[key] = value }
-      }
-      self.values = values
-    }
-  }
-
-  /// Counts what the merge added and merged among the remote's keys, and what it removed.
-  ///
-  /// - Complexity: O(keys of `remote`): a key of the map after the merge either was there
-  ///   before or was added, so the removed ones need no scan.
+  /// Counts one key whose writes a merge changed, given its value before and after (`nil`:
+  /// absent). A value that changed counts as merged only under a key `remote` holds: a key
+  /// only this replica holds can lose a concurrent write the remote saw overwritten, which is
+  /// not a record arriving.
   mutating func count<Key, Value: Equatable>(
-    _ before: Before<Key, Value>, after: ORMap<Key, Value>, remote: ORMap<Key, Value>
+    _ key: Key, _ before: Value?, _ after: Value?, remote: ORMap<Key, Value>
   ) {
-    var added = 0
-    for key in remote.keys {
-      guard let merged = after[key] else { continue }
-      if let local = before.values[key] {
-        if local != merged { recordsMerged += 1 }
-      } else {
-        added += 1
-      }
+    switch (before, after) {
+    case (nil, .some): recordsAdded += 1
+    case (.some, nil): recordsRemoved += 1
+    case (.some(let before), .some(let after)):
+      if before != after && remote.contains(key) { recordsMerged += 1 }
+    case (nil, nil): break
     }
-    recordsAdded += added
-    recordsRemoved += before.count + added - after.count
   }
 }

@@ -73,6 +73,30 @@ extension HouseholdState: Mergeable {
     plans.merge(other.plans)
     meals.merge(other.meals)
   }
+
+  /// Merges `other` like ``merge(_:)`` and adds to `report` what the merge added, merged and
+  /// removed, and which slots it left newly conflicted: counted as the maps merge, from the
+  /// keys whose writes changed, so the report costs no pass of its own.
+  mutating func merge(_ other: HouseholdState, reporting report: inout MergeReport) {
+    guard other.householdID == householdID else { return }
+    normalizerVersion = max(normalizerVersion, other.normalizerVersion)
+    owner.merge(other.owner)
+    dissolved.merge(other.dissolved)
+    members.merge(other.members) { report.count($0, $1, $2, remote: other.members) }
+    categories.merge(other.categories) { report.count($0, $1, $2, remote: other.categories) }
+    ingredients.merge(other.ingredients) { report.count($0, $1, $2, remote: other.ingredients) }
+    recipes.merge(other.recipes) { report.count($0, $1, $2, remote: other.recipes) }
+    lists.merge(other.lists) { report.count($0, $1, $2, remote: other.lists) }
+    items.merge(other.items) { report.count($0, $1, $2, remote: other.items) }
+    plans.merge(other.plans) { report.count($0, $1, $2, remote: other.plans) }
+    meals.merge(other.meals) { slot, before, after in
+      report.count(slot, before, after, remote: other.meals)
+      if after?.assignment.isConflicted == true && before?.assignment.isConflicted != true {
+        report.newConflicts.append(slot)
+      }
+    }
+    report.newConflicts.sort()
+  }
 }
 
 /// What a household state has seen: one version per map.

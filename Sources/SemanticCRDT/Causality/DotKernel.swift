@@ -56,6 +56,19 @@ struct DotKernel<Key: Hashable, Value> {
   ///   so that each client specializes it for its keys and values.
   @inlinable
   mutating func merge(_ other: DotKernel) {
+    merge(other) { _, _, _ in }
+  }
+
+  /// The causal join, calling `changed` with every key whose live writes it changed: the
+  /// writes before and after, `nil` where the key is absent. Keys whose writes stay the same
+  /// are not reported.
+  ///
+  /// - Complexity: that of ``merge(_:)``, plus one call per key reported.
+  @inlinable
+  mutating func merge(
+    _ other: DotKernel,
+    changed: (Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?) -> Void
+  ) {
     var seenHere = ContextMembership(context)
     var seenThere = ContextMembership(other.context)
     if !entries.isEmpty && !other.context.isDisjoint(with: context) {
@@ -64,9 +77,13 @@ struct DotKernel<Key: Hashable, Value> {
         let (key, mine) = entries[index]
         guard other.entries[key] == nil else { continue }
         if let kept = mine.filter({ !seenThere.contains($0) }) {
-          if kept.count != mine.count { entries.values[index] = kept }
+          if kept.count != mine.count {
+            entries.values[index] = kept
+            changed(key, mine, kept)
+          }
         } else {
           removed.append(key)
+          changed(key, mine, nil)
         }
       }
       for key in removed { entries.removeValue(forKey: key) }
@@ -77,11 +94,14 @@ struct DotKernel<Key: Hashable, Value> {
         if mine.hasSameDots(as: theirs) { continue }
         if let joined = DotSiblings.join(mine, seenBy: &seenHere, theirs, seenBy: &seenThere) {
           entries.values[index] = joined
+          changed(key, mine, joined)
         } else {
           entries.remove(at: index)
+          changed(key, mine, nil)
         }
       } else if let kept = theirs.filter({ !seenHere.contains($0) }) {
         entries[key] = kept
+        changed(key, nil, kept)
       }
     }
     context.formUnion(other.context)

@@ -61,7 +61,8 @@ public struct ORMap<Key: Hashable, Value: Mergeable> {
   }
 
   /// The merge of the values of one key's surviving writes.
-  private static func mergedValue(of siblings: DotSiblings<Value>) -> Value {
+  @usableFromInline
+  static func mergedValue(of siblings: DotSiblings<Value>) -> Value {
     switch siblings {
     case .one(_, let value):
       return value
@@ -152,6 +153,19 @@ extension ORMap: Mergeable {
   public mutating func merge(_ other: ORMap) {
     kernel.merge(other.kernel)
   }
+
+  /// Joins `other` into this map like ``merge(_:)``, and calls `changed` with every key whose
+  /// writes the merge changed: its value before and after, `nil` where the key is absent. A key
+  /// whose writes stay the same is not reported, so the cost is that of the merge plus two
+  /// reads per key reported.
+  @inlinable
+  package mutating func merge(
+    _ other: ORMap, changed: (Key, _ before: Value?, _ after: Value?) -> Void
+  ) {
+    kernel.merge(other.kernel) { key, before, after in
+      changed(key, before.map(Self.mergedValue), after.map(Self.mergedValue))
+    }
+  }
 }
 
 extension ORMap: DeltaMergeable {
@@ -170,11 +184,12 @@ extension ORMap: HybridTimestamped where Value: HybridTimestamped {
   /// The greatest timestamp in any stored value.
   ///
   /// - Complexity: O(*n*) over all stored values.
+  @inlinable
   public var greatestTimestamp: HybridTimestamp? {
     var greatest: HybridTimestamp?
     for siblings in kernel.entries.values {
-      for element in siblings.elements {
-        if let stamp = element.value.greatestTimestamp, greatest.map({ stamp > $0 }) ?? true {
+      siblings.forEachElement { _, value in
+        if let stamp = value.greatestTimestamp, greatest.map({ stamp > $0 }) ?? true {
           greatest = stamp
         }
       }
