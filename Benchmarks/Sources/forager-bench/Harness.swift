@@ -78,16 +78,15 @@ func format(nanoseconds: UInt64) -> String {
   }
 }
 
-/// Hands a timed body a value nothing else holds, so that mutating it costs what it costs in an
-/// app (no copy-on-write of the whole store). `prepare` builds a fresh value for every run.
+/// Hands a timed body a value nothing else holds, to change in place: mutating it costs what it
+/// costs in an app (no copy-on-write of the whole store), and the value is freed with the box,
+/// after the clock has stopped, as an app's store outlives one merge. `prepare` builds a fresh
+/// box for every run.
 final class Unique<Value> {
-  private var value: Value?
+  private var value: Value
 
   init(_ value: Value) { self.value = value }
 
-  /// The value, once; the box no longer holds it.
-  func take() -> Value {
-    defer { value = nil }
-    return value!
-  }
+  /// Runs `body` on the value in place.
+  func update<Result>(_ body: (inout Value) -> Result) -> Result { body(&value) }
 }

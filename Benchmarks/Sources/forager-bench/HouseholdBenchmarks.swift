@@ -65,16 +65,15 @@ enum HouseholdBenchmarks {
       return [
         Benchmark("household.merge", n: n, prepare: { (Unique(first(n)), peerReplica.value.state) })
         {
-          var replica = $0.0.take()
-          blackHole(try! replica.merge($0.1))
+          let remote = $0.1
+          blackHole($0.0.update { try! $0.merge(remote) })
         },
         Benchmark(
           "household.receive", n: n, prepare: { (Unique(first(n)), encodedPeer.value) },
           bytes: { $0.1.count }
         ) {
-          var replica = $0.0.take()
           let state = try! JSONReader.decode(HouseholdState.self, from: $0.1)
-          blackHole(try! replica.merge(state))
+          blackHole($0.0.update { try! $0.merge(state) })
         },
         Benchmark(
           "household.lookup", n: n, operations: operations, prepare: { (store.value, names.value) }
@@ -85,19 +84,19 @@ enum HouseholdBenchmarks {
           "household.getOrCreate.existing", n: n, operations: operations,
           prepare: { (Unique(store.value), names.value) }
         ) { input in
-          var replica = input.0.take()
-          for name in input.1 { blackHole(try! replica.getOrCreateCategory(displayName: name)) }
-          blackHole(replica)
+          input.0.update { replica in
+            for name in input.1 { blackHole(try! replica.getOrCreateCategory(displayName: name)) }
+          }
         },
         Benchmark(
           "household.getOrCreate.new", n: n, operations: operations,
           prepare: { (Unique(categories(0..<n, by: "bench-phone")), names.value) }
         ) { input in
-          var replica = input.0.take()
-          for index in 0..<operations {
-            blackHole(try! replica.getOrCreateCategory(displayName: "Fresh \(index)"))
+          input.0.update { replica in
+            for index in 0..<operations {
+              blackHole(try! replica.getOrCreateCategory(displayName: "Fresh \(index)"))
+            }
           }
-          blackHole(replica)
         },
         Benchmark(
           "delta.size", n: n, prepare: { synced.value },
@@ -115,8 +114,7 @@ enum HouseholdBenchmarks {
           "delta.apply", n: n,
           prepare: { (Unique(categories(0..<n, by: "bench-phone")), synced.value.1) }
         ) { input in
-          var replica = input.0.take()
-          blackHole(try! replica.merge(input.1))
+          blackHole(input.0.update { try! $0.merge(input.1) })
         },
         Benchmark(
           "memory.household", n: n, prepare: { () },

@@ -37,31 +37,27 @@ enum SetBenchmarks {
           "orset.merge", n: n, prepare: { (Unique(orSet(0..<n, by: "a")), second.value.0) },
           bytes: { _ in JSONWriter.encode(second.value.0).count }
         ) { input in
-          var set = input.0.take()
-          set.merge(input.1)
-          blackHole(set)
+          input.0.update { $0.merge(input.1) }
         },
         Benchmark(
           "lwwmap.merge", n: n, prepare: { (Unique(lwwMap(0..<n, by: "a")), second.value.1) }
         ) { input in
-          var map = input.0.take()
-          map.merge(input.1)
-          blackHole(map)
+          input.0.update { $0.merge(input.1) }
         },
         Benchmark(
           "baseline.dictionary.merge", n: n,
           prepare: { (Unique(dictionary(0..<n, by: "a")), secondDictionary.value) }
         ) { input in
-          var mine = input.0.take()
-          for (key, theirs) in input.1 {
-            if let current = mine[key],
-              (current.stamp, current.replica) >= (theirs.stamp, theirs.replica)
-            {
-              continue
+          input.0.update { mine in
+            for (key, theirs) in input.1 {
+              if let current = mine[key],
+                (current.stamp, current.replica) >= (theirs.stamp, theirs.replica)
+              {
+                continue
+              }
+              mine[key] = theirs
             }
-            mine[key] = theirs
           }
-          blackHole(mine)
         },
       ]
     }

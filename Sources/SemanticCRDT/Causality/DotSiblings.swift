@@ -94,11 +94,14 @@ enum DotSiblings<Value> {
   /// Whether both hold the same dots (and so, by construction, the same values).
   @inlinable
   func hasSameDots(as other: DotSiblings) -> Bool {
-    switch (self, other) {
-    case (.one(let mine, _), .one(let theirs, _)): mine == theirs
-    case (.many(let mine), .many(let theirs)):
-      mine.count == theirs.count && zip(mine, theirs).allSatisfy { $0.dot == $1.dot }
-    default: false
+    // One switch per side: switching on the pair would copy both values into a tuple.
+    switch self {
+    case .one(let mine, _):
+      guard case .one(let theirs, _) = other else { return false }
+      return mine == theirs
+    case .many(let mine):
+      guard case .many(let theirs) = other else { return false }
+      return mine.count == theirs.count && zip(mine, theirs).allSatisfy { $0.dot == $1.dot }
     }
   }
 

@@ -61,7 +61,7 @@ public struct ORMap<Key: Hashable, Value: Mergeable> {
   }
 
   /// The merge of the values of one key's surviving writes.
-  @usableFromInline
+  @inlinable
   static func mergedValue(of siblings: DotSiblings<Value>) -> Value {
     switch siblings {
     case .one(_, let value):
@@ -187,8 +187,10 @@ extension ORMap: HybridTimestamped where Value: HybridTimestamped {
   @inlinable
   public var greatestTimestamp: HybridTimestamp? {
     var greatest: HybridTimestamp?
-    for siblings in kernel.entries.values {
-      siblings.forEachElement { _, value in
+    // By index, reading each value in place: a for-in loop would copy every record.
+    let values = kernel.entries.values
+    for index in values.indices {
+      values[index].forEachElement { _, value in
         if let stamp = value.greatestTimestamp, greatest.map({ stamp > $0 }) ?? true {
           greatest = stamp
         }
