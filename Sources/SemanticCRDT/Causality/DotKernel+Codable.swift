@@ -47,78 +47,106 @@ extension DotKernel {
   ) throws {
     do {
       try self.init(
-        validating: decoded.map { ($0.key, DotSiblings(unsorted: $0.siblings)) }, context: context)
+        validating: [decoded.map { ($0.key, DotSiblings(unsorted: $0.siblings)) }],
+        context: context)
     } catch {
       throw DecodingError.dataCorrupted(
         .init(codingPath: codingPath, debugDescription: error.description))
     }
   }
 
-  /// Rebuilds a kernel from entries read in any order, refusing a key listed twice, a dot
-  /// listed twice, a key without dots (`nil` siblings), and any broken invariant. Shared by
-  /// both codecs; siblings come as ``DotSiblings/init(unsorted:)`` makes them.
+  /// One entry as a reader decoded it: siblings made by ``DotSiblings/init(unsorted:)``, `nil`
+  /// for a key listed without dots.
+  @usableFromInline
+  typealias DecodedEntry = (key: Key, siblings: DotSiblings<Value>?)
+
+  /// Rebuilds a kernel from entries read in any order (in parts, for a reader that read them
+  /// in pieces), refusing a key listed twice, a dot listed twice, a key without dots (`nil`
+  /// siblings), and any broken invariant. Shared by both codecs; siblings come as
+  /// ``DotSiblings/init(unsorted:)`` makes them. Entries are moved out of `parts`, not copied
+  /// (a copy of a record retains each of its strings).
   ///
-  /// - Complexity: O(*k* + *d* log *d*) for *k* keys and *d* live dots; one hash per key.
+  /// - Complexity: O(*k* + *d*) for *k* keys and *d* live dots with dense counters, one hash
+  ///   per key; O(*d* log *d*) for sparse counters.
   @inlinable
   init(
-    validating decoded: [(key: Key, siblings: DotSiblings<Value>?)], context: CausalContext
+    validating parts: consuming [[DecodedEntry?]], context: CausalContext
   ) throws(KernelShapeError) {
+    var parts = parts
     var entries: [Key: DotSiblings<Value>] = [:]
-    entries.reserveCapacity(decoded.count)
-    for (index, entry) in decoded.enumerated() {
-      func problem(_ text: String) -> KernelShapeError {
-        let twice = entries[entry.key] != nil
-        return KernelShapeError(
-          description: "Entry \(index): key \(entry.key) \(twice ? "appears twice" : text)")
-      }
-      guard var siblings = entry.siblings else { throw problem("has no dots") }
-      if case .many(var values) = siblings {
-        values.sort { $0.dot < $1.dot }
-        if zip(values, values.dropFirst()).contains(where: { $0.dot == $1.dot }) {
-          throw problem("lists a dot twice")
+    entries.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+    var liveDots = LiveDots()
+    var index = 0
+    for part in parts.indices {
+      for position in parts[part].indices {
+        guard let (key, decodedSiblings) = parts[part][position].take() else { continue }
+        guard var siblings = decodedSiblings else {
+          throw Self.shapeError(index, key, entries[key] != nil ? "appears twice" : "has no dots")
         }
-        siblings = .many(values)
-      }
-      if entries.updateValue(siblings, forKey: entry.key) != nil {
-        throw KernelShapeError(description: "Entry \(index): key \(entry.key) appears twice")
+        if case .many(var values) = siblings {
+          values.sort { $0.dot < $1.dot }
+          if zip(values, values.dropFirst()).contains(where: { $0.dot == $1.dot }) {
+            throw Self.shapeError(
+              index, key, entries[key] != nil ? "appears twice" : "lists a dot twice")
+          }
+          siblings = .many(values)
+        }
+        siblings.forEachDot { liveDots.append($0) }
+        if entries.updateValue(siblings, forKey: key) != nil {
+          throw Self.shapeError(index, key, "appears twice")
+        }
+        index += 1
       }
     }
     self.init(entries: entries, context: context)
     // Siblings were sorted and checked above; what is left is the live dots' rules. The fast
     // check finds whether one breaks; the full check then names it.
-    if hasLiveDotProblem(), let problem = invariantViolations().first {
+    if liveDots.haveProblem(in: context), let problem = invariantViolations().first {
       throw KernelShapeError(description: problem)
     }
   }
 
-  /// Whether a dot is live twice or live but absent from the context.
+  @usableFromInline
+  static func shapeError(_ index: Int, _ key: Key, _ problem: String) -> KernelShapeError {
+    KernelShapeError(description: "Entry \(index): key \(key) \(problem)")
+  }
+
+  /// The live dots of a kernel being built, grouped by replica, for the check that none is
+  /// live twice or missing from the context.
   ///
-  /// Counters are grouped by replica (consecutive dots usually share one, so most dots cost an
-  /// append, not a hash of their replica id), then checked for repeats and against the
-  /// replica's counters in the context: O(*d*) for *d* live dots whose counters are dense (the
-  /// usual case), O(*d* log *d*) otherwise.
-  @inlinable
-  func hasLiveDotProblem() -> Bool {
-    var groups: [ReplicaID: [UInt64]] = [:]
-    var current: ReplicaID?
-    var counters: [UInt64] = []
-    for siblings in entries.values {
-      siblings.forEachDot { dot in
-        if dot.replica != current {
-          if let current { groups[current] = counters }
-          current = dot.replica
-          counters = groups.removeValue(forKey: dot.replica) ?? []
-        }
-        counters.append(dot.counter)
+  /// Consecutive dots usually share a replica, so most cost an append, not a hash of their
+  /// replica id.
+  @usableFromInline
+  struct LiveDots {
+    @usableFromInline var groups: [ReplicaID: [UInt64]] = [:]
+    @usableFromInline var current: ReplicaID?
+    @usableFromInline var counters: [UInt64] = []
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func append(_ dot: Dot) {
+      if dot.replica != current {
+        if let current { groups[current] = counters }
+        current = dot.replica
+        counters = groups.removeValue(forKey: dot.replica) ?? []
       }
+      counters.append(dot.counter)
     }
-    if let current { groups[current] = counters }
-    for (replica, counters) in groups {
-      guard let known = context.replicas[replica],
-        counters.allSatisfy({ known.contains($0) }), !Self.hasRepeat(counters)
-      else { return true }
+
+    /// Whether a dot is live twice or live but absent from `context`: O(*d*) for *d* dots
+    /// whose counters are dense (the usual case), O(*d* log *d*) otherwise.
+    @inlinable
+    consuming func haveProblem(in context: CausalContext) -> Bool {
+      if let current { groups[current] = counters }
+      for (replica, counters) in groups {
+        guard let known = context.replicas[replica],
+          counters.allSatisfy({ known.contains($0) }), !DotKernel.hasRepeat(counters)
+        else { return true }
+      }
+      return false
     }
-    return false
   }
 
   /// Whether a counter occurs twice: by a bitmap over their span when it is at most 64 times

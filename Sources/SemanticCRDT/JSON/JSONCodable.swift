@@ -10,6 +10,9 @@ public protocol JSONWritable {
 }
 
 /// A type that reads itself with ``JSONReader``, validating as it goes.
+///
+/// The entries of a long map or set are read on two threads at once, each with its own
+/// reader: a conformance must change nothing but its reader (no shared caches or counters).
 public protocol JSONReadable {
   /// Reads one JSON value, or throws a ``JSONError`` saying where and why it is not one of
   /// these.

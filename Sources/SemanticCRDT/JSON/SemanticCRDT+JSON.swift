@@ -209,11 +209,11 @@ extension JSONReader {
   /// Builds a kernel from decoded entries, turning a broken invariant into an error at `start`.
   @inlinable
   func kernel<Key, Value>(
-    _ decoded: [(key: Key, siblings: DotSiblings<Value>?)], context: CausalContext,
+    _ parts: consuming [[DotKernel<Key, Value>.DecodedEntry?]], context: CausalContext,
     startingAt start: Int
   ) throws(JSONError) -> DotKernel<Key, Value> {
     do {
-      return try DotKernel(validating: decoded, context: context)
+      return try DotKernel(validating: consume parts, context: context)
     } catch {
       throw JSONError(.invalidValue(error.description), at: start)
     }
@@ -221,6 +221,12 @@ extension JSONReader {
 }
 
 @usableFromInline let collectionFields = JSONFields("context", "entries")
+
+extension JSONReader {
+  /// The entries of a map or set are read on two cores when at least this much input remains
+  /// at their start; below it a second thread costs more than it saves.
+  @usableFromInline static let entriesReadInHalvesAbove = 1 << 20
+}
 
 extension JSONReader {
   /// Reads `{"context": …, "entries": [[key, dots], …]}`, the shape of ORMap and ORSet, with
@@ -231,7 +237,7 @@ extension JSONReader {
   ) throws(JSONError) -> DotKernel<Key, Value> {
     let start = offset
     var context = CausalContext()
-    var decoded: [(key: Key, siblings: DotSiblings<Value>?)] = []
+    var parts: [[DotKernel<Key, Value>.DecodedEntry?]] = []
     try readObject(collectionFields) { reader, field throws(JSONError) in
       if field == 0 {
         context = try CausalContext(from: &reader)
@@ -241,10 +247,18 @@ extension JSONReader {
       // spares regrowing an array of large values (and faulting in its pages) several times.
       // Bytes bound it too, for a context far larger than what is live: reserved pages that
       // are never written cost no memory.
-      decoded.reserveCapacity(
-        Int(min(context.count, UInt64(reader.bytes.count - reader.position) / 8)))
-      try reader.readArray { reader throws(JSONError) in
-        decoded.append(
+      let capacity = Int(min(context.count, UInt64(reader.bytes.count - reader.position) / 8))
+      parts = try reader.readArrayInHalves(
+        minimumBytes: JSONReader.entriesReadInHalvesAbove,
+        empty: { () -> [DotKernel<Key, Value>.DecodedEntry?] in
+          var part: [DotKernel<Key, Value>.DecodedEntry?] = []
+          part.reserveCapacity(capacity)
+          return part
+        }
+      ) {
+        (reader: inout JSONReader, part: inout [DotKernel<Key, Value>.DecodedEntry?])
+          throws(JSONError) in
+        part.append(
           try reader.readTuple { reader throws(JSONError) in
             let key = try Key(from: &reader)
             try reader.nextElement()
@@ -252,7 +266,7 @@ extension JSONReader {
           })
       }
     }
-    return try kernel(decoded, context: context, startingAt: start)
+    return try kernel(consume parts, context: context, startingAt: start)
   }
 }
 @usableFromInline let multiValueFields = JSONFields("context", "writes")
@@ -353,6 +367,6 @@ extension MVRegister: JSONReadable where Value: JSONReadable {
     }
     self.init(
       kernel: try reader.kernel(
-        writes == nil ? [] : [(SingleKey(), writes)], context: context, startingAt: start))
+        [writes == nil ? [] : [(SingleKey(), writes)]], context: context, startingAt: start))
   }
 }
