@@ -31,30 +31,33 @@ extension JSONReader {
     }
     let middle = position + (bytes.count - position) / 2
     guard bytes.count - position >= minimumBytes else {
-      try readElements(into: &first, stoppingAt: nil, element)
+      _ = try readElements(into: &first, stoppingAt: nil, element)
       depth -= 1
       return [first]
     }
-    return try withoutActuallyEscaping(element) { element throws(JSONError) in
-      let second = SecondHalf(reader: self, middle: middle, part: empty(), element: element)
-      let stop: Int?
-      do throws(JSONError) {
-        stop = try readElements(into: &first, stoppingAt: middle, element)
-      } catch {
-        // The second thread reads these bytes and runs `element`: it must be done first.
-        second.wait()
-        throw error
-      }
-      let (secondPart, secondEnd) = try second.result(startingAt: stop)
-      if let secondPart, let secondEnd {
-        position = secondEnd
-        depth -= 1
-        return [first, secondPart]
-      }
-      if stop != nil { try readElements(into: &first, stoppingAt: nil, element) }
-      depth -= 1
-      return [first]
+    let start = self
+    let (stop, second) = try concurrently { () throws(JSONError) in
+      try readElements(into: &first, stoppingAt: middle, element)
+    } _: {
+      var reader = start
+      var part = empty()
+      return SecondHalf(
+        start: Result { () throws(JSONError) in try reader.scanToElement(atOrAfter: middle) },
+        read: { () throws(JSONError) in
+          _ = try reader.readElements(into: &part, stoppingAt: nil, element)
+          return reader.position
+        }, part: { part })
     }
+    // The second half counts only where both threads agree it starts; its error then is the
+    // next in the document.
+    if let stop, case .success(let secondStart) = second.start, secondStart == stop {
+      position = try second.end.get()
+      depth -= 1
+      return [first, second.part]
+    }
+    if stop != nil { _ = try readElements(into: &first, stoppingAt: nil, element) }
+    depth -= 1
+    return [first]
   }
 
   /// Reads elements up to the array's closing bracket (consumed), or stops at the first
@@ -120,64 +123,25 @@ extension JSONReader {
   }
 }
 
-/// The second half of an array, read on another thread; see
-/// ``JSONReader/readArrayInHalves(minimumBytes:empty:_:)``.
-///
-/// Unchecked sendability: the reader's bytes outlive the thread (the first thread waits for
-/// it before returning), the element closure changes only its own reader and part, and every
-/// stored property the thread writes is read only after `done` has signalled.
+/// What the second thread of ``JSONReader/readArrayInHalves(minimumBytes:empty:_:)`` found:
+/// where its first element starts (`nil` when the array ended first), where it ended or why
+/// reading failed, and the elements it read.
 @usableFromInline
-final class SecondHalf<Part>: @unchecked Sendable {
-  private var reader: JSONReader
-  private var part: Part
-  /// Released by the thread before it signals `done`, so that nothing holds the closure once
-  /// the first thread has waited (it does not escape the reader's call).
-  private var element: ((inout JSONReader, inout Part) throws(JSONError) -> Void)?
-  /// Where the scan found the second half's first element; `nil` when the array ended first
-  /// or the scan failed.
-  private var start: Int?
-  /// Where the second half ended (after the closing bracket), or why reading it failed.
-  private var end: Result<Int, JSONError> = .success(0)
-  private let done = DispatchSemaphore(value: 0)
+struct SecondHalf<Part> {
+  @usableFromInline let start: Result<Int?, JSONError>
+  @usableFromInline let end: Result<Int, JSONError>
+  @usableFromInline let part: Part
 
-  @usableFromInline
+  @inlinable
   init(
-    reader: JSONReader, middle: Int, part: Part,
-    element: @escaping (inout JSONReader, inout Part) throws(JSONError) -> Void
+    start: Result<Int?, JSONError>, read: () throws(JSONError) -> Int, part: () -> Part
   ) {
-    self.reader = reader
-    self.part = part
-    self.element = element
-    DispatchQueue.global(qos: .userInitiated).async { [self] in
-      do throws(JSONError) {
-        start = try self.reader.scanToElement(atOrAfter: middle)
-        if start != nil, let element = self.element {
-          _ = try self.reader.readElements(into: &self.part, stoppingAt: nil, element)
-          end = .success(self.reader.position)
-        }
-      } catch {
-        end = .failure(error)
-      }
-      self.element = nil
-      done.signal()
+    self.start = start
+    if case .success(.some) = start {
+      end = Result { () throws(JSONError) in try read() }
+    } else {
+      end = .success(0)
     }
-  }
-
-  /// Waits for the second half. Its part and end when it started at `firstStop`, where the
-  /// first half stopped; `nil`s when the first half read the whole array (`firstStop` is
-  /// `nil`) or the two disagree on where the second half starts, and the first half goes on
-  /// alone. When they agree, an error of the second half is the next in the document, and is
-  /// thrown.
-  @usableFromInline
-  func result(startingAt firstStop: Int?) throws(JSONError) -> (Part?, Int?) {
-    wait()
-    guard let firstStop, start == firstStop else { return (nil, nil) }
-    return (part, try end.get())
-  }
-
-  /// Waits until the second thread is done with the bytes and the element closure.
-  @usableFromInline
-  func wait() {
-    done.wait()
+    self.part = part()
   }
 }
