@@ -100,13 +100,7 @@ extension JSONReader {
       position += 1
       switch byte {
       case UInt8(ascii: "\""):
-        while true {
-          guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
-          let inner = bytes[position]
-          position += 1
-          if inner == UInt8(ascii: "\"") { break }
-          if inner == UInt8(ascii: "\\") { position = min(position + 1, bytes.count) }
-        }
+        try skipStringBody()
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         nesting += 1
       case UInt8(ascii: "}"), UInt8(ascii: "]"):

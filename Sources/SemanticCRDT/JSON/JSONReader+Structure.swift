@@ -248,15 +248,7 @@ extension JSONReader {
       position += 1
       switch byte {
       case UInt8(ascii: "\""):
-        while true {
-          guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
-          let inner = bytes[position]
-          position += 1
-          if inner == UInt8(ascii: "\"") { break }
-          // Step over the escaped byte, but never past the end: a backslash can be the last
-          // byte of a damaged file (found by the fuzz test, seed 595584694773144505).
-          if inner == UInt8(ascii: "\\") { position = min(position + 1, bytes.count) }
-        }
+        try skipStringBody()
         if depth == 0 { return start..<position }
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         depth += 1
@@ -268,6 +260,21 @@ extension JSONReader {
       }
     }
     throw JSONError(.unexpectedEnd, at: position)
+  }
+
+  /// After a string's opening quote: steps past its closing quote, over escaped bytes,
+  /// checking nothing else (for the scans that only find where values end).
+  @usableFromInline
+  mutating func skipStringBody() throws(JSONError) {
+    while true {
+      guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
+      let inner = bytes[position]
+      position += 1
+      if inner == UInt8(ascii: "\"") { return }
+      // Step over the escaped byte, but never past the end: a backslash can be the last byte
+      // of a damaged file (found by the fuzz test, seed 595584694773144505).
+      if inner == UInt8(ascii: "\\") { position = min(position + 1, bytes.count) }
+    }
   }
 
   mutating func skipValue(checkingDuplicateKeys: Bool) throws(JSONError) {
