@@ -90,30 +90,14 @@ extension JSONReader {
   }
 
   /// From inside an array, where the first element that starts at `boundary` or later begins,
-  /// or `nil` when the array ends first. Checks brackets and strings only, like
-  /// ``locateValue()``.
+  /// or `nil` when the array ends first. Steps over elements with ``locateValue()``, which
+  /// checks brackets and strings only.
   @usableFromInline
   mutating func scanToElement(atOrAfter boundary: Int) throws(JSONError) -> Int? {
-    var nesting = 0
-    while position < bytes.count {
-      let byte = bytes[position]
-      position += 1
-      switch byte {
-      case UInt8(ascii: "\""):
-        try skipStringBody()
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        nesting += 1
-      case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        if nesting == 0 { return nil }
-        nesting -= 1
-      case UInt8(ascii: ",") where nesting == 0:
-        skipWhitespace()
-        if position >= boundary { return position }
-      default:
-        break
-      }
+    var nothing: Void = ()
+    return try readElements(into: &nothing, stoppingAt: boundary) { reader, _ throws(JSONError) in
+      _ = try reader.locateValue()
     }
-    throw JSONError(.unexpectedEnd, at: position)
   }
 }
 
