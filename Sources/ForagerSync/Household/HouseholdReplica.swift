@@ -137,19 +137,17 @@ extension HouseholdReplica {
 }
 
 extension MergeReport {
-  /// Counts one key whose writes a merge changed, given its value before and after (`nil`:
-  /// absent). A value that changed counts as merged only under a key `remote` holds: a key
-  /// only this replica holds can lose a concurrent write the remote saw overwritten, which is
-  /// not a record arriving.
-  mutating func count<Key, Value: Equatable>(
-    _ key: Key, _ before: Value?, _ after: Value?, remote: ORMap<Key, Value>
-  ) {
-    switch (before, after) {
-    case (nil, .some): recordsAdded += 1
-    case (.some, nil): recordsRemoved += 1
-    case (.some(let before), .some(let after)):
-      if before != after && remote.contains(key) { recordsMerged += 1 }
-    case (nil, nil): break
+  /// Counts one key whose writes a merge changed. A key whose value changed counts as merged
+  /// only when the remote holds it: a key only this replica holds can lose a concurrent write
+  /// the remote saw overwritten, which is not a record arriving. Values are read (and compared)
+  /// only for such keys.
+  mutating func count<Key, Value: Equatable>(_ change: ORMap<Key, Value>.Change) {
+    if change.wasAbsent {
+      if !change.isAbsent { recordsAdded += 1 }
+    } else if change.isAbsent {
+      recordsRemoved += 1
+    } else if change.otherHoldsKey && change.before != change.after {
+      recordsMerged += 1
     }
   }
 }

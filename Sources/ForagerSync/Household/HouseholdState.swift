@@ -82,16 +82,18 @@ extension HouseholdState: Mergeable {
     normalizerVersion = max(normalizerVersion, other.normalizerVersion)
     owner.merge(other.owner)
     dissolved.merge(other.dissolved)
-    members.merge(other.members) { report.count($0, $1, $2, remote: other.members) }
-    categories.merge(other.categories) { report.count($0, $1, $2, remote: other.categories) }
-    ingredients.merge(other.ingredients) { report.count($0, $1, $2, remote: other.ingredients) }
-    recipes.merge(other.recipes) { report.count($0, $1, $2, remote: other.recipes) }
-    lists.merge(other.lists) { report.count($0, $1, $2, remote: other.lists) }
-    items.merge(other.items) { report.count($0, $1, $2, remote: other.items) }
-    plans.merge(other.plans) { report.count($0, $1, $2, remote: other.plans) }
-    meals.merge(other.meals) { slot, before, after in
-      report.count(slot, before, after, remote: other.meals)
-      if after?.assignment.isConflicted == true && before?.assignment.isConflicted != true {
+    members.merge(other.members) { report.count($1) }
+    categories.merge(other.categories) { report.count($1) }
+    ingredients.merge(other.ingredients) { report.count($1) }
+    recipes.merge(other.recipes) { report.count($1) }
+    lists.merge(other.lists) { report.count($1) }
+    items.merge(other.items) { report.count($1) }
+    plans.merge(other.plans) { report.count($1) }
+    meals.merge(other.meals) { slot, change in
+      report.count(change)
+      if change.after?.assignment.isConflicted == true
+        && change.before?.assignment.isConflicted != true
+      {
         report.newConflicts.append(slot)
       }
     }

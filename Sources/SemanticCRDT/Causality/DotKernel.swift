@@ -56,18 +56,20 @@ struct DotKernel<Key: Hashable, Value> {
   ///   so that each client specializes it for its keys and values.
   @inlinable
   mutating func merge(_ other: DotKernel) {
-    merge(other) { _, _, _ in }
+    merge(other) { _, _, _, _ in }
   }
 
   /// The causal join, calling `changed` with every key whose live writes it changed: the
-  /// writes before and after, `nil` where the key is absent. Keys whose writes stay the same
-  /// are not reported.
+  /// writes before and after, `nil` where the key is absent, and whether `other` holds the key.
+  /// Keys whose writes stay the same are not reported.
   ///
   /// - Complexity: that of ``merge(_:)``, plus one call per key reported.
   @inlinable
   mutating func merge(
     _ other: DotKernel,
-    changed: (Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?) -> Void
+    changed: (
+      Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?, _ otherHoldsKey: Bool
+    ) -> Void
   ) {
     var seenHere = ContextMembership(context)
     var seenThere = ContextMembership(other.context)
@@ -79,11 +81,11 @@ struct DotKernel<Key: Hashable, Value> {
         if let kept = mine.filter({ !seenThere.contains($0) }) {
           if kept.count != mine.count {
             entries.values[index] = kept
-            changed(key, mine, kept)
+            changed(key, mine, kept, false)
           }
         } else {
           removed.append(key)
-          changed(key, mine, nil)
+          changed(key, mine, nil, false)
         }
       }
       for key in removed { entries.removeValue(forKey: key) }
@@ -94,14 +96,14 @@ struct DotKernel<Key: Hashable, Value> {
         if mine.hasSameDots(as: theirs) { continue }
         if let joined = DotSiblings.join(mine, seenBy: &seenHere, theirs, seenBy: &seenThere) {
           entries.values[index] = joined
-          changed(key, mine, joined)
+          changed(key, mine, joined, true)
         } else {
           entries.remove(at: index)
-          changed(key, mine, nil)
+          changed(key, mine, nil, true)
         }
       } else if let kept = theirs.filter({ !seenHere.contains($0) }) {
         entries[key] = kept
-        changed(key, nil, kept)
+        changed(key, nil, kept, true)
       }
     }
     context.formUnion(other.context)

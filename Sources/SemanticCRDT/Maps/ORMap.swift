@@ -155,16 +155,43 @@ extension ORMap: Mergeable {
   }
 
   /// Joins `other` into this map like ``merge(_:)``, and calls `changed` with every key whose
-  /// writes the merge changed: its value before and after, `nil` where the key is absent. A key
-  /// whose writes stay the same is not reported, so the cost is that of the merge plus two
-  /// reads per key reported.
+  /// writes the merge changed. A key whose writes stay the same is not reported, so the cost is
+  /// that of the merge plus, per key reported, the values the callback reads.
   @inlinable
-  package mutating func merge(
-    _ other: ORMap, changed: (Key, _ before: Value?, _ after: Value?) -> Void
-  ) {
-    kernel.merge(other.kernel) { key, before, after in
-      changed(key, before.map { Self.mergedValue(of: $0) }, after.map { Self.mergedValue(of: $0) })
+  package mutating func merge(_ other: ORMap, changed: (Key, Change) -> Void) {
+    kernel.merge(other.kernel) { key, before, after, otherHoldsKey in
+      changed(key, Change(writesBefore: before, writesAfter: after, otherHoldsKey: otherHoldsKey))
     }
+  }
+
+  /// How a merge changed one key, as ``merge(_:changed:)`` reports it. The values are read only
+  /// when asked for: reading one joins the key's surviving writes, which a caller that only
+  /// counts keys never needs.
+  @usableFromInline package struct Change {
+    @usableFromInline let writesBefore: DotSiblings<Value>?
+    @usableFromInline let writesAfter: DotSiblings<Value>?
+    /// Whether the map merged in holds the key. A key it does not hold changes only by losing
+    /// writes the other map has seen and no longer holds.
+    @usableFromInline package let otherHoldsKey: Bool
+
+    @inlinable
+    init(
+      writesBefore: DotSiblings<Value>?, writesAfter: DotSiblings<Value>?,
+      otherHoldsKey: Bool
+    ) {
+      self.writesBefore = writesBefore
+      self.writesAfter = writesAfter
+      self.otherHoldsKey = otherHoldsKey
+    }
+
+    /// Whether the key was absent before the merge.
+    @inlinable package var wasAbsent: Bool { writesBefore == nil }
+    /// Whether the key is absent after the merge.
+    @inlinable package var isAbsent: Bool { writesAfter == nil }
+    /// The key's value before the merge, `nil` where it was absent.
+    @inlinable package var before: Value? { writesBefore.map { mergedValue(of: $0) } }
+    /// The key's value after the merge, `nil` where it is absent.
+    @inlinable package var after: Value? { writesAfter.map { mergedValue(of: $0) } }
   }
 }
 
