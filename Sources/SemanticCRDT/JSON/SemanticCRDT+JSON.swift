@@ -287,7 +287,7 @@ extension ORMap: JSONReadable where Key: JSONReadable, Value: JSONReadable {
   public init(from reader: inout JSONReader) throws(JSONError) {
     self.init(
       kernel: try reader.readCausalCollection { reader throws(JSONError) in
-        try reader.readSiblings { reader throws(JSONError) in try Value(from: &reader) }
+        try reader.readSiblings { reader throws(JSONError) in Boxed(try Value(from: &reader)) }
       })
   }
 }

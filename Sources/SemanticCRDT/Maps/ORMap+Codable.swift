@@ -12,7 +12,7 @@ extension ORMap: Encodable where Key: Encodable & Comparable, Value: Encodable {
       for element in siblings.elements {
         var sibling = writes.nestedUnkeyedContainer()
         try sibling.encode(element.dot)
-        try sibling.encode(element.value)
+        try sibling.encode(element.value.value)
       }
     }
   }
@@ -27,7 +27,7 @@ extension ORMap: Decodable where Key: Decodable, Value: Decodable {
     let container = try decoder.container(keyedBy: CausalCollectionCodingKeys.self)
     let context = try container.decode(CausalContext.self, forKey: .context)
     var entries = try container.nestedUnkeyedContainer(forKey: .entries)
-    var decoded: [(key: Key, siblings: [DottedValue<Value>])] = []
+    var decoded: [(key: Key, siblings: [DottedValue<Boxed<Value>>])] = []
     while !entries.isAtEnd {
       var pair = try entries.nestedUnkeyedContainer()
       let key = try pair.decode(Key.self)
@@ -36,7 +36,7 @@ extension ORMap: Decodable where Key: Decodable, Value: Decodable {
         throw DecodingError.dataCorruptedError(
           in: pair, debugDescription: "A map entry is [key, [[dot, value], …]]")
       }
-      decoded.append((key, writes.map { DottedValue(dot: $0.dot, value: $0.value) }))
+      decoded.append((key, writes.map { DottedValue(dot: $0.dot, value: Boxed($0.value)) }))
     }
     self.init(
       kernel: try DotKernel(decoding: decoded, context: context, codingPath: decoder.codingPath))

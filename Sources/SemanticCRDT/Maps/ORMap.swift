@@ -29,10 +29,15 @@
 /// Reading a key joins its surviving values: one in the common case. Merge is O(*n* + *m*) hash
 /// lookups. A delta carries the full value of each changed key.
 ///
+/// Each write's value is stored in an allocation of its own, so that the map's hash table holds
+/// a key, a dot and a reference per bucket however large the values are, and a merge that moves
+/// or copies a value retains one object (see ADR 0010).
+///
 /// - SeeAlso: Almeida, Shoker, Baquero, *Delta State Replicated Data Types* (2018), §7;
 ///   basho/riak_dt `riak_dt_map`.
 public struct ORMap<Key: Hashable, Value: Mergeable> {
-  @usableFromInline var kernel: DotKernel<Key, Value>
+  /// The writes, each value boxed (see ``Boxed``).
+  @usableFromInline var kernel: DotKernel<Key, Boxed<Value>>
 
   /// Creates an empty map.
   public init() {
@@ -40,7 +45,7 @@ public struct ORMap<Key: Hashable, Value: Mergeable> {
   }
 
   @usableFromInline
-  init(kernel: DotKernel<Key, Value>) {
+  init(kernel: DotKernel<Key, Boxed<Value>>) {
     self.kernel = kernel
   }
 
@@ -62,13 +67,13 @@ public struct ORMap<Key: Hashable, Value: Mergeable> {
 
   /// The merge of the values of one key's surviving writes.
   @inlinable
-  static func mergedValue(of siblings: DotSiblings<Value>) -> Value {
+  static func mergedValue(of siblings: DotSiblings<Boxed<Value>>) -> Value {
     switch siblings {
-    case .one(_, let value):
-      return value
+    case .one(_, let boxed):
+      return boxed.value
     case .many(let values):
-      var joined = values[0].value
-      for element in values.dropFirst() { joined.merge(element.value) }
+      var joined = values[0].value.value
+      for element in values.dropFirst() { joined.merge(element.value.value) }
       return joined
     }
   }
@@ -110,7 +115,7 @@ public struct ORMap<Key: Hashable, Value: Mergeable> {
   /// - Complexity: O(1).
   @discardableResult
   public mutating func set(_ key: Key, to value: Value, by replica: ReplicaID) -> ORMap {
-    ORMap(kernel: kernel.write(value, for: key, by: replica))
+    ORMap(kernel: kernel.write(Boxed(value), for: key, by: replica))
   }
 
   /// Changes the value of `key` (starting from `defaultValue` when absent) as a new event of
@@ -168,15 +173,15 @@ extension ORMap: Mergeable {
   /// when asked for: reading one joins the key's surviving writes, which a caller that only
   /// counts keys never needs.
   @usableFromInline package struct Change {
-    @usableFromInline let writesBefore: DotSiblings<Value>?
-    @usableFromInline let writesAfter: DotSiblings<Value>?
+    @usableFromInline let writesBefore: DotSiblings<Boxed<Value>>?
+    @usableFromInline let writesAfter: DotSiblings<Boxed<Value>>?
     /// Whether the map merged in holds the key. A key it does not hold changes only by losing
     /// writes the other map has seen and no longer holds.
     @usableFromInline package let otherHoldsKey: Bool
 
     @inlinable
     init(
-      writesBefore: DotSiblings<Value>?, writesAfter: DotSiblings<Value>?,
+      writesBefore: DotSiblings<Boxed<Value>>?, writesAfter: DotSiblings<Boxed<Value>>?,
       otherHoldsKey: Bool
     ) {
       self.writesBefore = writesBefore
@@ -230,13 +235,13 @@ extension ORMap: HybridTimestamped where Value: HybridTimestamped {
 
   @inlinable
   static func greatestTimestamp(
-    in values: Slice<Dictionary<Key, DotSiblings<Value>>.Values>
+    in values: Slice<Dictionary<Key, DotSiblings<Boxed<Value>>>.Values>
   ) -> HybridTimestamp? {
     var greatest: HybridTimestamp?
     // By index, reading each value in place: a for-in loop would copy every record.
     for index in values.indices {
-      values[index].forEachElement { _, value in
-        if let stamp = value.greatestTimestamp, greatest.map({ stamp > $0 }) ?? true {
+      values[index].forEachElement { _, boxed in
+        if let stamp = boxed.value.greatestTimestamp, greatest.map({ stamp > $0 }) ?? true {
           greatest = stamp
         }
       }
@@ -273,6 +278,6 @@ extension ORMap {
   ///     it must be a function of its arguments alone.
   /// - Complexity: O(*n*) for *n* writes.
   public func rekeyed(_ transform: (Key) -> Key, value: (Key, Value) -> Value) -> ORMap {
-    ORMap(kernel: kernel.remapped(keys: transform, values: value))
+    ORMap(kernel: kernel.remapped(keys: transform) { Boxed(value($0, $1.value)) })
   }
 }

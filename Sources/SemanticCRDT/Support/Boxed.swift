@@ -1,0 +1,38 @@
+/// A value stored out of line, behind one reference: copying a `Boxed` retains one object,
+/// whatever the value holds.
+///
+/// ``ORMap`` keeps each write's value boxed. Its records are often 200 bytes or more with half a
+/// dozen strings; stored inline they would make every bucket of the map's dictionary that
+/// large (most of them empty), and every copy a merge makes of a record would retain each
+/// string. Boxed, a bucket holds a key, a dot and a reference, and a copy is one retain. The
+/// box is immutable: a new write makes a new box.
+@usableFromInline
+enum Boxed<Value> {
+  indirect case value(Value)
+
+  @inlinable
+  init(_ value: Value) {
+    self = .value(value)
+  }
+
+  /// The value, copied out of the box.
+  @inlinable
+  var value: Value {
+    switch self {
+    case .value(let value): value
+    }
+  }
+}
+
+extension Boxed: Equatable where Value: Equatable {}
+extension Boxed: Sendable where Value: Sendable {}
+
+extension Boxed: JSONWritable where Value: JSONWritable {
+  /// Writes the value, as if it were not boxed.
+  @inlinable
+  func write(to writer: inout JSONWriter) {
+    switch self {
+    case .value(let value): value.write(to: &writer)
+    }
+  }
+}
