@@ -25,16 +25,18 @@ extension EncodedSibling: Encodable where Value: Encodable {
 }
 
 extension DotKernel {
-  /// The entries in ascending key order, for deterministic output. Sorts dictionary positions by their keys, so no
-  /// value is copied while sorting.
+  /// The entries in ascending key order, for deterministic output. Sorts keys with their
+  /// dictionary positions, so no value is copied while sorting, and the comparisons borrow the
+  /// keys in the array instead of copying each out of the dictionary.
   @inlinable
   func sortedEntries() -> some Sequence<(key: Key, siblings: DotSiblings<Value>)>
   where Key: Comparable {
-    var positions = Array(entries.keys.indices)
-    let keys = entries.keys
-    positions.sort { keys[$0] < keys[$1] }
+    var order: [(key: Key, position: Dictionary<Key, DotSiblings<Value>>.Index)] = []
+    order.reserveCapacity(entries.count)
+    for position in entries.indices { order.append((entries.keys[position], position)) }
+    order.sort { $0.key < $1.key }
     let entries = entries
-    return positions.lazy.map { (key: keys[$0], siblings: entries.values[$0]) }
+    return order.lazy.map { (key: $0.key, siblings: entries.values[$0.position]) }
   }
 
   /// Rebuilds a kernel from decoded parts and checks it: keys unique, dots unique, every live
