@@ -76,6 +76,11 @@ struct DotKernel<Key: Hashable, Value> {
     if !entries.isEmpty && !other.context.isDisjoint(with: context) {
       var removed: [Key] = []
       for index in entries.indices {
+        // Most keys hold no dot the other side has seen (always so for a small delta). Their
+        // dots are read in place: copying the siblings would touch each value's box.
+        guard entries.values[index].containsDot(where: { seenThere.contains($0) }) else {
+          continue
+        }
         let (key, mine) = entries[index]
         guard other.entries[key] == nil else { continue }
         if let kept = mine.filter({ !seenThere.contains($0) }) {

@@ -84,6 +84,15 @@ enum DotSiblings<Value> {
     }
   }
 
+  /// Whether some dot satisfies `predicate`.
+  @inlinable
+  func containsDot(where predicate: (Dot) -> Bool) -> Bool {
+    switch self {
+    case .one(let dot, _): predicate(dot)
+    case .many(let values): values.contains { predicate($0.dot) }
+    }
+  }
+
   func allDots(satisfy predicate: (Dot) -> Bool) -> Bool {
     switch self {
     case .one(let dot, _): predicate(dot)
