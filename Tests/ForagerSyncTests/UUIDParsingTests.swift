@@ -49,6 +49,26 @@ import Testing
     #expect(Self.parse("e621e1f8-c36c-495a-93fc-0c247a3e6e5f") == uuid)
     #expect(Self.parse("E621E1F8C36C-495A-93FC-0C247A3E6E5F0") == nil)
   }
+
+  /// Both codecs read an identifier by the same rule: JSONDecoder refuses the text Foundation's
+  /// `UUID(uuidString:)` would have taken, and reads canonical text of either case.
+  @Test func theCodablePathReadsByTheSameRule() throws {
+    func decoded(_ text: String) -> MemberID? {
+      try? JSONDecoder().decode(MemberID.self, from: Data(#""\#(text)""#.utf8))
+    }
+    for damaged in [
+      "74-32F1A-8ACF-4312-86D0-EA07E0C4B5B1", "DBFD3766-052A-46BE-A C3-A793A146B17D",
+      "E621E1F8C36C-495A-93FC-0C247A3E6E5F0", "",
+    ] {
+      #expect(decoded(damaged) == nil, "\(damaged)")
+      #expect(throws: JSONError.self) {
+        try JSONReader.decode(MemberID.self, from: Array(#""\#(damaged)""#.utf8))
+      }
+    }
+    let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+    #expect(decoded("e621e1f8-c36c-495a-93fc-0c247a3e6e5f") == MemberID(uuid: uuid))
+    #expect(decoded("E621E1F8-C36C-495A-93FC-0C247A3E6E5F") == MemberID(uuid: uuid))
+  }
 }
 
 extension UInt8 {

@@ -26,8 +26,17 @@ extension UUIDIdentifier {
 
   public var description: String { uuid.uuidString }
 
+  /// Decodes canonical UUID text (8-4-4-4-12 hex digits, either case), the rule the fast codec
+  /// reads by. Foundation's own UUID decoding on Linux also takes some malformed text, so the
+  /// two codecs would disagree on a damaged file.
   public init(from decoder: any Decoder) throws {
-    self.init(uuid: try decoder.singleValueContainer().decode(UUID.self))
+    let container = try decoder.singleValueContainer()
+    var text = try container.decode(String.self)
+    guard let uuid = text.withUTF8({ UUID.parse($0) }) else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "Not a UUID: \(text.debugDescription)")
+    }
+    self.init(uuid: uuid)
   }
 
   public func encode(to encoder: any Encoder) throws {
