@@ -78,6 +78,28 @@ public struct CausalContext: Hashable, Sendable {
     return result
   }
 
+  /// The context of a delta for a peer that has seen `version`: the dots seen here that
+  /// `version` does not cover, and the dots within `version` that are not among `live` (the
+  /// live dots within `version`, per replica, in any order): those were removed or overwritten
+  /// here, and the peer must learn so.
+  ///
+  /// - Complexity: O(*d* log *d*) for *d* live dots, plus the intervals of the result.
+  @usableFromInline
+  func delta(since version: VersionVector, live: consuming [ReplicaID: [UInt64]]) -> CausalContext {
+    var result = CausalContext()
+    for (replica, counters) in replicas {
+      let bound = version[replica]
+      var part = counters.above(bound)
+      if bound > 0 {
+        var liveCounters = live.removeValue(forKey: replica) ?? []
+        liveCounters.sort()
+        part.formUnion(counters.upTo(bound, excludingSorted: liveCounters))
+      }
+      if !part.isEmpty { result.replicas[replica] = part }
+    }
+    return result
+  }
+
   /// Whether every dot of `self` is in `other`.
   public func isSubset(of other: CausalContext) -> Bool {
     replicas.allSatisfy { replica, counters in

@@ -137,12 +137,18 @@ extension DotKernel {
       counters.append(dot.counter)
     }
 
+    /// The counters appended, per replica, in the order appended.
+    @inlinable
+    consuming func grouped() -> [ReplicaID: [UInt64]] {
+      if let current { groups[current] = counters }
+      return groups
+    }
+
     /// Whether a dot is live twice or live but absent from `context`: O(*d*) for *d* dots
     /// whose counters are dense (the usual case), O(*d* log *d*) otherwise.
     @inlinable
     consuming func haveProblem(in context: CausalContext) -> Bool {
-      if let current { groups[current] = counters }
-      for (replica, counters) in groups {
+      for (replica, counters) in grouped() {
         guard let known = context.replicas[replica],
           counters.allSatisfy({ known.contains($0) }), !DotKernel.hasRepeat(counters)
         else { return true }

@@ -121,35 +121,25 @@ struct DotKernel<Key: Hashable, Value> {
   /// live here (removed or overwritten), so that merging the delta removes them there too.
   ///
   /// - Complexity: O(*n* + *d* log *d*) for *n* keys and *d* live dots within `version`. The
-  ///   context part has one interval per run of dead dots within `version`.
+  ///   context part has one interval per run of dead dots within `version`. Inlinable, so that
+  ///   each client specializes it for its keys and values.
+  @inlinable
   func delta(since version: VersionVector) -> DotKernel? {
     var deltaEntries: [Key: DotSiblings<Value>] = [:]
-    var liveSeen: [ReplicaID: [UInt64]] = [:]
-    for (key, siblings) in entries {
+    var liveSeen = LiveDots()
+    var seen = VersionLookup(version)
+    for index in entries.indices {
       var unseen = false
-      siblings.forEachDot { dot in
-        if dot.counter > version[dot.replica] {
-          unseen = true
-        } else {
-          liveSeen[dot.replica, default: []].append(dot.counter)
-        }
+      entries.values[index].forEachDot { dot in
+        if seen.includes(dot) { liveSeen.append(dot) } else { unseen = true }
       }
-      if unseen, let fresh = siblings.filter({ $0.counter > version[$0.replica] }) {
-        deltaEntries[key] = fresh
+      if unseen, let fresh = entries.values[index].filter({ !seen.includes($0) }) {
+        deltaEntries[entries.keys[index]] = fresh
       }
     }
-    var deltaReplicas: [ReplicaID: CounterSet] = [:]
-    for (replica, counters) in context.replicas {
-      let bound = version[replica]
-      var part = counters.above(bound)
-      if bound > 0 {
-        let live = (liveSeen[replica] ?? []).sorted()
-        part.formUnion(counters.upTo(bound, excludingSorted: live))
-      }
-      if !part.isEmpty { deltaReplicas[replica] = part }
-    }
-    if deltaEntries.isEmpty && deltaReplicas.isEmpty { return nil }
-    return DotKernel(entries: deltaEntries, context: CausalContext(replicas: deltaReplicas))
+    let deltaContext = context.delta(since: version, live: liveSeen.grouped())
+    if deltaEntries.isEmpty && deltaContext.isEmpty { return nil }
+    return DotKernel(entries: deltaEntries, context: deltaContext)
   }
 
   // MARK: Order and invariants

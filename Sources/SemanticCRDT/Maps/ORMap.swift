@@ -207,6 +207,7 @@ extension ORMap: DeltaMergeable {
   /// The writes a peer that has seen `version` lacks, and the removals of writes it has seen.
   ///
   /// - Complexity: O(*n* + *d* log *d*) for *n* keys and *d* live dots within `version`.
+  @inlinable
   public func delta(since version: VersionVector) -> ORMap? {
     kernel.delta(since: version).map { ORMap(kernel: $0) }
   }
