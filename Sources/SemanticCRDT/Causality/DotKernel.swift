@@ -73,11 +73,13 @@ struct DotKernel<Key: Hashable, Value> {
   ) {
     var seenHere = ContextMembership(context)
     var seenThere = ContextMembership(other.context)
+    // Whether `entries` has been written during this merge, and so holds storage of its own.
+    var written = false
     if !entries.isEmpty && !other.context.isDisjoint(with: context) {
       var removed: [Key] = []
       for index in entries.indices {
-        // Most keys hold no dot the other side has seen (always so for a small delta). Their
-        // dots are read in place: copying the siblings would touch each value's box.
+        // Most keys hold no dot the other side has seen (always so for a small delta): asking
+        // that first spares them the lookup in the other map.
         guard entries.values[index].containsDot(where: { seenThere.contains($0) }) else {
           continue
         }
@@ -86,6 +88,7 @@ struct DotKernel<Key: Hashable, Value> {
         if let kept = mine.filter({ !seenThere.contains($0) }) {
           if kept.count != mine.count {
             entries.values[index] = kept
+            written = true
             changed(key, mine, kept, false)
           }
         } else {
@@ -94,24 +97,44 @@ struct DotKernel<Key: Hashable, Value> {
         }
       }
       for key in removed { entries.removeValue(forKey: key) }
+      written = written || !removed.isEmpty
     }
     for (key, theirs) in other.entries {
-      if let index = entries.index(forKey: key) {
-        let mine = entries.values[index]
-        if mine.hasSameDots(as: theirs) { continue }
-        if let joined = DotSiblings.join(mine, seenBy: &seenHere, theirs, seenBy: &seenThere) {
-          entries.values[index] = joined
-          changed(key, mine, joined, true)
-        } else {
-          entries.remove(at: index)
-          changed(key, mine, nil, true)
+      if !written {
+        // Until the first write, look before writing: writing makes the storage this map's
+        // own, and a merge that changes nothing must not copy a store it shares.
+        if let index = entries.index(forKey: key) {
+          if entries.values[index].hasSameDots(as: theirs) { continue }
+        } else if !theirs.containsDot(where: { !seenHere.contains($0) }) {
+          continue
         }
-      } else if let kept = theirs.filter({ !seenHere.contains($0) }) {
-        entries[key] = kept
-        changed(key, nil, kept, true)
+        written = true
+      }
+      // One hash lookup finds the key and writes it, through the subscript's modify accessor.
+      if let (before, after) = Self.join(
+        &entries[key], theirs, seenHere: &seenHere, seenThere: &seenThere)
+      {
+        changed(key, before, after, true)
       }
     }
     context.formUnion(other.context)
+  }
+
+  /// Joins `theirs` into the live writes of one key (`nil`: absent here), returning the writes
+  /// before and after when they changed.
+  @inlinable
+  static func join(
+    _ slot: inout DotSiblings<Value>?, _ theirs: DotSiblings<Value>,
+    seenHere: inout ContextMembership, seenThere: inout ContextMembership
+  ) -> (before: DotSiblings<Value>?, after: DotSiblings<Value>?)? {
+    if let mine = slot {
+      if mine.hasSameDots(as: theirs) { return nil }
+      slot = DotSiblings.join(mine, seenBy: &seenHere, theirs, seenBy: &seenThere)
+      return (mine, slot)
+    }
+    guard let kept = theirs.filter({ !seenHere.contains($0) }) else { return nil }
+    slot = kept
+    return (nil, kept)
   }
 
   // MARK: Deltas
