@@ -100,6 +100,12 @@ public struct CausalContext: Hashable, Sendable {
     return result
   }
 
+  /// The context of the dots `version` covers: per replica, every counter up to its entry.
+  @usableFromInline
+  init(_ version: VersionVector) {
+    self.init(replicas: version.counters.mapValues { CounterSet(CollectionOfOne(1...$0)) })
+  }
+
   /// Whether every dot of `self` is in `other`.
   public func isSubset(of other: CausalContext) -> Bool {
     replicas.allSatisfy { replica, counters in

@@ -150,13 +150,13 @@ struct DotKernel<Key: Hashable, Value> {
   func delta(since version: VersionVector) -> DotKernel? {
     var deltaEntries: [Key: DotSiblings<Value>] = [:]
     var liveSeen = LiveDots()
-    var seen = VersionLookup(version)
+    var seen = ContextMembership(CausalContext(version))
     for index in entries.indices {
       var unseen = false
       entries.values[index].forEachDot { dot in
-        if seen.includes(dot) { liveSeen.append(dot) } else { unseen = true }
+        if seen.contains(dot) { liveSeen.append(dot) } else { unseen = true }
       }
-      if unseen, let fresh = entries.values[index].filter({ !seen.includes($0) }) {
+      if unseen, let fresh = entries.values[index].filter({ !seen.contains($0) }) {
         deltaEntries[entries.keys[index]] = fresh
       }
     }

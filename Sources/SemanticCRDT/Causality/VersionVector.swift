@@ -114,28 +114,3 @@ extension VersionVector: Codable {
       .encode(to: encoder)
   }
 }
-
-/// Answers whether a version includes a dot, remembering the last replica's counter: dots of one
-/// replica usually come in runs, so most answers cost a comparison instead of a hash of the
-/// replica's id.
-@usableFromInline
-struct VersionLookup {
-  @usableFromInline let version: VersionVector
-  @usableFromInline var replica: ReplicaID?
-  @usableFromInline var counter: UInt64 = 0
-
-  @inlinable
-  init(_ version: VersionVector) {
-    self.version = version
-  }
-
-  /// Whether `version` has seen `dot`.
-  @inlinable
-  mutating func includes(_ dot: Dot) -> Bool {
-    if dot.replica != replica {
-      replica = dot.replica
-      counter = version[dot.replica]
-    }
-    return dot.counter <= counter
-  }
-}
