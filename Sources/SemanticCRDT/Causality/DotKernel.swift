@@ -111,30 +111,31 @@ struct DotKernel<Key: Hashable, Value> {
         written = true
       }
       // One hash lookup finds the key and writes it, through the subscript's modify accessor.
-      if let (before, after) = Self.join(
-        &entries[key], theirs, seenHere: &seenHere, seenThere: &seenThere)
-      {
-        changed(key, before, after, true)
-      }
+      Self.join(
+        key, &entries[key], theirs, seenHere: &seenHere, seenThere: &seenThere, changed: changed)
     }
     context.formUnion(other.context)
   }
 
-  /// Joins `theirs` into the live writes of one key (`nil`: absent here), returning the writes
-  /// before and after when they changed.
+  /// Joins `theirs` into the live writes of `key` (`slot`, `nil` where absent here), and calls
+  /// `changed` if they changed. The writes are moved out of the slot and back, not copied.
   @inlinable
   static func join(
-    _ slot: inout DotSiblings<Value>?, _ theirs: DotSiblings<Value>,
-    seenHere: inout ContextMembership, seenThere: inout ContextMembership
-  ) -> (before: DotSiblings<Value>?, after: DotSiblings<Value>?)? {
-    if let mine = slot {
-      if mine.hasSameDots(as: theirs) { return nil }
-      slot = DotSiblings.join(mine, seenBy: &seenHere, theirs, seenBy: &seenThere)
-      return (mine, slot)
+    _ key: Key, _ slot: inout DotSiblings<Value>?, _ theirs: DotSiblings<Value>,
+    seenHere: inout ContextMembership, seenThere: inout ContextMembership,
+    changed: (Key, DotSiblings<Value>?, DotSiblings<Value>?, Bool) -> Void
+  ) {
+    guard let mine = slot.take() else {
+      slot = theirs.filter { !seenHere.contains($0) }
+      if slot != nil { changed(key, nil, slot, true) }
+      return
     }
-    guard let kept = theirs.filter({ !seenHere.contains($0) }) else { return nil }
-    slot = kept
-    return (nil, kept)
+    if mine.hasSameDots(as: theirs) {
+      slot = mine
+      return
+    }
+    slot = DotSiblings.join(mine, seenBy: &seenHere, theirs, seenBy: &seenThere)
+    changed(key, mine, slot, true)
   }
 
   // MARK: Deltas

@@ -137,9 +137,9 @@ enum DotSiblings<Value> {
     _ mine: DotSiblings, seenBy myContext: inout ContextMembership,
     _ theirs: DotSiblings, seenBy theirContext: inout ContextMembership
   ) -> DotSiblings? {
-    if mine.hasSameDots(as: theirs) { return mine }
     // One write on each side, the common case: decide both without building arrays.
     if case .one(let myDot, let myValue) = mine, case .one(let theirDot, let theirValue) = theirs {
+      if myDot == theirDot { return mine }
       let keepMine = !theirContext.contains(myDot)
       let keepTheirs = !myContext.contains(theirDot)
       switch (keepMine, keepTheirs) {
@@ -159,6 +159,7 @@ enum DotSiblings<Value> {
       case (false, false): return nil
       }
     }
+    if mine.hasSameDots(as: theirs) { return mine }
     var kept: [DottedValue<Value>] = []
     for element in mine.elements
     where theirs.contains(element.dot) || !theirContext.contains(element.dot) {

@@ -23,6 +23,13 @@ public struct Dot: Hashable, Comparable, Sendable {
     self.counter = counter
   }
 
+  /// Equal when replica and counter are. Counters first: two different dots usually differ
+  /// there, and two integers compare faster than two strings.
+  @inlinable
+  public static func == (lhs: Dot, rhs: Dot) -> Bool {
+    lhs.counter == rhs.counter && lhs.replica == rhs.replica
+  }
+
   /// Orders dots by replica id, then counter.
   public static func < (lhs: Dot, rhs: Dot) -> Bool {
     if lhs.replica != rhs.replica { return lhs.replica < rhs.replica }
