@@ -23,8 +23,10 @@ struct Benchmark {
   let n: Int
   /// Times `runs` runs after a warm-up. A first run of `slowRun` or longer, when given, is
   /// timed and kept as the only sample: a run that long is warm enough by itself, and repeating
-  /// it would blow the quick mode's budget.
-  let run: (_ runs: Int, _ slowRun: Duration?) -> Result
+  /// it would blow the quick mode's budget. A first run shorter than `fastRun.below`, when
+  /// given, gets `fastRun.runs` timed runs instead: short runs are the noisiest, and more of
+  /// them cost little.
+  let run: (_ runs: Int, _ slowRun: Duration?, _ fastRun: (below: Duration, runs: Int)?) -> Result
 
   /// - Parameter operations: How many operations one run of `body` makes; the figures are per
   ///   operation (the time of a run divided by it).
@@ -34,7 +36,7 @@ struct Benchmark {
   ) {
     self.name = name
     self.n = n
-    self.run = { runs, slowRun in
+    self.run = { runs, slowRun, fastRun in
       let clock = ContinuousClock()
       var samples: [UInt64] = []
       var size: Int?
@@ -44,7 +46,10 @@ struct Benchmark {
           + UInt64(elapsed.components.attoseconds / 1_000_000_000)
         return total / UInt64(operations)
       }
-      for index in 0..<(runs + 1) {
+      var runs = runs
+      var index = 0
+      while index <= runs {
+        defer { index += 1 }
         let input = prepare()
         if index == 0, let bytes { size = bytes(input) }
         let elapsed = clock.measure { body(input) }
@@ -52,6 +57,7 @@ struct Benchmark {
           samples = [nanoseconds(elapsed)]
           break
         }
+        if index == 0, let fastRun, elapsed < fastRun.below { runs = max(runs, fastRun.runs) }
         // The first run warms caches and allocators; it is not counted.
         if index > 0 { samples.append(nanoseconds(elapsed)) }
       }

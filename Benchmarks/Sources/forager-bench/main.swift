@@ -10,7 +10,8 @@ let usage = """
          forager-bench [run] [--filter <substring>] [--quick | --smoke] [--json <file>]
 
     --quick   every benchmark in under a minute (release build): 3 timed runs after a
-              warm-up, or 1 for a row whose first run takes a second or more
+              warm-up, 7 for a row whose first run takes under 50 ms, 1 for a row whose
+              first run takes a second or more
     --smoke   n = 100, one timed run: checks that the benchmarks still work, times nothing
     --json    also write {"results": [...]} to <file>
   """
@@ -62,7 +63,9 @@ say(
 var results: [Result] = []
 for benchmark in benchmarks {
   let runs = mode == "smoke" ? 1 : (mode == "quick" ? 3 : (benchmark.n >= 100_000 ? 5 : 10))
-  let result = benchmark.run(runs, mode == "quick" ? .seconds(1) : nil)
+  let result = benchmark.run(
+    runs, mode == "quick" ? .seconds(1) : nil,
+    mode == "quick" ? (below: .milliseconds(50), runs: 7) : nil)
   results.append(result)
   let columns = [result.median_ns, result.min_ns, result.max_ns].map {
     format(nanoseconds: $0).padding(toLength: 12, withPad: " ", startingAt: 0)
