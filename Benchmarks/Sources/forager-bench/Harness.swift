@@ -46,20 +46,20 @@ struct Benchmark {
           + UInt64(elapsed.components.attoseconds / 1_000_000_000)
         return total / UInt64(operations)
       }
-      var runs = runs
-      var index = 0
-      while index <= runs {
-        defer { index += 1 }
+      // Each run gets a fresh input, freed once the run is timed.
+      func timedRun(measuringBytes: Bool = false) -> Duration {
         let input = prepare()
-        if index == 0, let bytes { size = bytes(input) }
-        let elapsed = clock.measure { body(input) }
-        if index == 0, let slowRun, elapsed >= slowRun {
-          samples = [nanoseconds(elapsed)]
-          break
-        }
-        if index == 0, let fastRun, elapsed < fastRun.below { runs = max(runs, fastRun.runs) }
-        // The first run warms caches and allocators; it is not counted.
-        if index > 0 { samples.append(nanoseconds(elapsed)) }
+        if measuringBytes, let bytes { size = bytes(input) }
+        return clock.measure { body(input) }
+      }
+      // The first run warms caches and allocators; it is not counted, but its length decides
+      // how many runs follow.
+      let warmUp = timedRun(measuringBytes: true)
+      if let slowRun, warmUp >= slowRun {
+        samples = [nanoseconds(warmUp)]
+      } else {
+        let count = fastRun.map { warmUp < $0.below ? max(runs, $0.runs) : runs } ?? runs
+        samples = (0..<count).map { _ in nanoseconds(timedRun()) }
       }
       samples.sort()
       return Result(
