@@ -27,6 +27,27 @@ struct MergeLawTests {
         ORMapModel.self, iterations: Self.iterations, regressionSeeds: RegressionSeeds.orMap))
   }
 
+  @Test func orMapOfMVRegisters() {
+    expectHolds(
+      checkScenarios(
+        MapOfRegistersModel.self, iterations: Self.iterations,
+        regressionSeeds: RegressionSeeds.mapOfRegisters))
+  }
+
+  @Test func orMapOfORSets() {
+    expectHolds(
+      checkScenarios(
+        MapOfSetsModel.self, iterations: Self.iterations,
+        regressionSeeds: RegressionSeeds.mapOfSets))
+  }
+
+  @Test func orMapOfORMaps() {
+    expectHolds(
+      checkScenarios(
+        MapOfMapsModel.self, iterations: Self.iterations,
+        regressionSeeds: RegressionSeeds.mapOfMaps))
+  }
+
   @Test func lwwMap() {
     expectHolds(
       checkScenarios(

@@ -2,7 +2,7 @@ import SemanticCRDT
 
 /// Fields every household record has: creation, sharing scope, and `updatedAt` derived from
 /// the clocks of its fields.
-public protocol HouseholdRecord: Mergeable, HybridTimestamped, Codable, Equatable, Sendable {
+public protocol HouseholdRecord: Nestable, HybridTimestamped, Codable, Sendable {
   /// Who created the record and when (the earliest creation after merges).
   var creation: Creation { get }
   /// Who may see it.

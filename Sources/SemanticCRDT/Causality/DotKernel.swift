@@ -23,12 +23,20 @@ struct DotKernel<Key: Hashable, Value> {
 
   /// Replaces every live dot of `key` with one new dot of `replica` carrying `value`.
   ///
-  /// - Returns: The delta: the new dot with its value, and a context of the new and the
-  ///   replaced dots.
-  /// - Complexity: O(*s*) for *s* replaced siblings.
-  mutating func write(_ value: Value, for key: Key, by replica: ReplicaID) -> DotKernel {
+  /// - Parameter minted: Dots of `replica` that the value's nested stores took for this write
+  ///   (see ``NestingScope``): the context records them, so that no later dot repeats them.
+  /// - Returns: The delta: the new dot with its value, and a context of the new, the minted and
+  ///   the replaced dots.
+  /// - Complexity: O(*s* + *m*) for *s* replaced siblings and *m* minted dots.
+  mutating func write(
+    _ value: Value, for key: Key, by replica: ReplicaID, minted: [Dot] = []
+  ) -> DotKernel {
     var deltaContext = CausalContext()
     entries[key]?.forEachDot { deltaContext.insert($0) }
+    for dot in minted {
+      context.insert(dot)
+      deltaContext.insert(dot)
+    }
     let dot = context.nextDot(for: replica)
     deltaContext.insert(dot)
     let siblings = DotSiblings.one(dot, value)

@@ -35,7 +35,7 @@
 ///
 /// - SeeAlso: Almeida, Shoker, Baquero, *Delta State Replicated Data Types* (2018), §7;
 ///   basho/riak_dt `riak_dt_map`.
-public struct ORMap<Key: Hashable, Value: Mergeable> {
+public struct ORMap<Key: Hashable, Value: Nestable> {
   /// The writes, each value boxed (see ``Boxed``).
   @usableFromInline var kernel: DotKernel<Key, Boxed<Value>>
 
@@ -111,15 +111,24 @@ public struct ORMap<Key: Hashable, Value: Mergeable> {
   /// replica has seen. To change part of a value and keep the rest, use
   /// ``update(_:by:default:_:)``.
   ///
+  /// A value that holds dots of its own (an ``MVRegister``, ``ORSet`` or ``ORMap``, or a record
+  /// with such fields) is committed first (see ``Nestable``): the dots it introduces are minted
+  /// from this map's context, and the write supersedes everything this replica has seen under
+  /// `key`.
+  ///
   /// - Returns: The delta of this change.
-  /// - Complexity: O(1).
+  /// - Complexity: O(1) for values without dots; otherwise also linear in the value's dots.
   @discardableResult
   public mutating func set(_ key: Key, to value: Value, by replica: ReplicaID) -> ORMap {
-    ORMap(kernel: kernel.write(Boxed(value), for: key, by: replica))
+    let (committed, minted) = commit(value, over: self[key], by: replica)
+    return ORMap(kernel: kernel.write(Boxed(committed), for: key, by: replica, minted: minted))
   }
 
   /// Changes the value of `key` (starting from `defaultValue` when absent) as a new event of
   /// `replica`.
+  ///
+  /// The changed value is committed like a value passed to ``set(_:to:by:)``, so the dots that
+  /// `body`'s changes mint are this map's, never a number the replica used before.
   ///
   /// - Parameters:
   ///   - key: The key to change.
@@ -128,15 +137,27 @@ public struct ORMap<Key: Hashable, Value: Mergeable> {
   ///   - body: Changes the value in place; it should use the value type's own mutators, so
   ///     that concurrent changes elsewhere merge with this one.
   /// - Returns: The delta of this change.
-  /// - Complexity: that of reading `key`, plus `body`.
+  /// - Complexity: that of reading `key`, plus `body`, plus committing the value.
   @discardableResult
   public mutating func update(
     _ key: Key, by replica: ReplicaID, default defaultValue: @autoclosure () -> Value,
     _ body: (inout Value) throws -> Void
   ) rethrows -> ORMap {
-    var value = self[key] ?? defaultValue()
+    let previous = self[key]
+    var value = previous ?? defaultValue()
     try body(&value)
-    return set(key, to: value, by: replica)
+    let (committed, minted) = commit(value, over: previous, by: replica)
+    return ORMap(kernel: kernel.write(Boxed(committed), for: key, by: replica, minted: minted))
+  }
+
+  /// `value` committed as a write of `replica` over the key's `previous` value (see
+  /// ``Nestable``), and the dots the commit minted from this map's context.
+  private func commit(
+    _ value: Value, over previous: @autoclosure () -> Value?, by replica: ReplicaID
+  ) -> (Value, minted: [Dot]) {
+    var scope = NestingScope(context: kernel.context, replica: replica)
+    let committed = value.committed(over: previous(), in: &scope)
+    return (committed, scope.minted)
   }
 
   /// Removes `key` as this replica has seen it; concurrent writes elsewhere survive.
