@@ -12,19 +12,22 @@ enum HouseholdModel: CRDTModel {
   static let member = MemberID(uuid: uuid(2, 2))
   static let lists = (0..<3).map { WeeklyListID(uuid: uuid(3, UInt64($0))) }
   static let slots = [
-    SlotKey(rawValue: "2024-12-10-breakfast")!, SlotKey(rawValue: "2024-12-10-dinner")!,
-    SlotKey(rawValue: "2024-12-11-lunch")!,
+    SlotKey(rawValue: "2024-12-10-breakfast")!, SlotKey(rawValue: "2024-12-11-dinner")!,
   ]
-  static let categoryNames = [
-    "Produce", "produce ", "  PRODUCE", "Snacks", "snacks", "Café", "Cafe\u{301}",
-    "Frozen\u{00A0}Foods",
-    "frozen foods",
-  ]
-  static let ingredientNames = [
-    "Cilantro", "cilantro", "2 cups Fresh Basil", "basil", "bay leaves", "bay leaf",
-    "a pinch of salt",
-    "salt", "200g flour",
-  ]
+  /// Names that show nothing: every operation that names a record refuses them.
+  static let blankNames: Set<String> = ["", " \t", "\u{00A0}", "\u{3000}\u{200B}"]
+  static let categoryNames =
+    [
+      "Produce", "produce ", "  PRODUCE", "Snacks", "snacks", "Café", "Cafe\u{301}",
+      "Frozen\u{00A0}Foods",
+      "frozen foods",
+    ] + blankNames.sorted()
+  static let ingredientNames =
+    [
+      "Cilantro", "cilantro", "2 cups Fresh Basil", "basil", "bay leaves", "bay leaf",
+      "a pinch of salt",
+      "salt", "200g flour",
+    ] + blankNames.sorted()
   static let recipeTitles = ["Banana Bread", "banana bread!", "Pancakes", "Waffles"]
 
   static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
@@ -46,6 +49,9 @@ enum HouseholdModel: CRDTModel {
     case useIngredient(String)
     case addRecipe(String, id: RecipeID)
     case assign(recipeIndex: Int, slot: SlotKey)
+    case clearSlot(SlotKey)
+    /// Clears the slot, then assigns a recipe to it: the meal is created anew.
+    case reassign(recipeIndex: Int, slot: SlotKey)
     case createList(WeeklyListID)
     case addItem(String, list: WeeklyListID, id: GroceryItemID)
     case deleteList(WeeklyListID)
@@ -56,8 +62,10 @@ enum HouseholdModel: CRDTModel {
       case .createCategory(let name): "category \(name.debugDescription)"
       case .useIngredient(let name): "use \(name.debugDescription)"
       case .addRecipe(let title, let id):
-        "recipe \(title.debugDescription) \(id.uuid.uuidString.prefix(8))"
+        "recipe \(title.debugDescription) \(id.uuid.uuidString.suffix(8))"
       case .assign(let index, let slot): "assign recipe #\(index) to \(slot)"
+      case .clearSlot(let slot): "clear \(slot)"
+      case .reassign(let index, let slot): "clear \(slot), then assign recipe #\(index)"
       case .createList(let id): "create list \(HouseholdModel.lists.firstIndex(of: id)!)"
       case .addItem(let text, let list, _):
         "add \(text.debugDescription) to list \(HouseholdModel.lists.firstIndex(of: list)!)"
@@ -70,11 +78,13 @@ enum HouseholdModel: CRDTModel {
     var categories: Set<CategoryKey> = []
     var usage: [IngredientKey: UInt64] = [:]
     var recipeTitles: [String] = []
-    var slots: Set<SlotKey> = []
+    /// Per slot, the recipes that survive (the winner and the conflicting ones), sorted: which
+    /// one wins depends on the device's clock ticks, and the register's own model checks that.
+    var slots: [SlotKey: [RecipeID]] = [:]
     var items: [String] = []
 
     var description: String {
-      "categories \(categories.map(\.rawValue).sorted()), usage \(usage.map { "\($0.key)=\($0.value)" }.sorted()), recipes \(recipeTitles), slots \(slots.map(\.rawValue).sorted()), items \(items)"
+      "categories \(categories.map(\.rawValue).sorted()), usage \(usage.map { "\($0.key)=\($0.value)" }.sorted()), recipes \(recipeTitles), slots \(slots.map { "\($0.key)=\($0.value.map { $0.uuid.uuidString.suffix(8) })" }.sorted()), items \(items)"
     }
   }
 
@@ -83,13 +93,17 @@ enum HouseholdModel: CRDTModel {
 
   static func randomOperation(using random: inout SplitMix64) -> Operation {
     switch random.int(in: 0..<100) {
-    case 0..<5: .seedDefaults
-    case 5..<25: .createCategory(random.pick(categoryNames))
-    case 25..<45: .useIngredient(random.pick(ingredientNames))
-    case 45..<57: .addRecipe(random.pick(recipeTitles), id: RecipeID(uuid: uuid(4, random.next())))
-    case 57..<70: .assign(recipeIndex: random.int(in: 0...3), slot: random.pick(slots))
-    case 70..<80: .createList(random.pick(lists))
-    case 80..<95:
+    case 0..<4: .seedDefaults
+    case 4..<20: .createCategory(random.pick(categoryNames))
+    case 20..<36: .useIngredient(random.pick(ingredientNames))
+    case 36..<46: .addRecipe(random.pick(recipeTitles), id: RecipeID(uuid: uuid(4, random.next())))
+    // Two slots, often assigned and cleared: a slot cleared and assigned again while another
+    // device assigns it is how a nested register lost an assignment (ADR 0011).
+    case 46..<56: .assign(recipeIndex: random.int(in: 0...3), slot: random.pick(slots))
+    case 56..<60: .clearSlot(random.pick(slots))
+    case 60..<67: .reassign(recipeIndex: random.int(in: 0...3), slot: random.pick(slots))
+    case 67..<75: .createList(random.pick(lists))
+    case 75..<93:
       .addItem(
         random.pick(ingredientNames), list: random.pick(lists),
         id: GroceryItemID(uuid: uuid(5, random.next())))
@@ -115,8 +129,39 @@ enum HouseholdModel: CRDTModel {
   }
 
   /// Performs `operation` on `device`, skipping what the device cannot do yet (assigning with
-  /// no recipe known, adding to a list it does not have).
+  /// no recipe known, adding to a list it does not have). A blank name must be refused.
   static func perform(_ operation: Operation, on device: inout HouseholdReplica) {
+    if case .addItem(_, let list, _) = operation,
+      !device.weeklyLists().contains(where: { $0.id == list })
+    {
+      return
+    }
+    switch operation {
+    case .createCategory(let name), .useIngredient(let name), .addItem(let name, _, _):
+      if blankNames.contains(name) {
+        let before = device.state
+        do {
+          try performChecked(operation, on: &device)
+          fatalError("\(operation) accepted a blank name")
+        } catch {
+          guard error == .blankName(name), device.state == before else {
+            fatalError("\(operation) refused a blank name with \(error) or changed the state")
+          }
+        }
+        return
+      }
+    default: break
+    }
+    do {
+      try performChecked(operation, on: &device)
+    } catch {
+      fatalError("household operation \(operation) failed: \(error)")
+    }
+  }
+
+  static func performChecked(_ operation: Operation, on device: inout HouseholdReplica)
+    throws(HouseholdError)
+  {
     do {
       switch operation {
       case .seedDefaults: try device.seedDefaultCategories()
@@ -128,15 +173,14 @@ enum HouseholdModel: CRDTModel {
         if !known.isEmpty {
           try device.assignRecipe(known[index % known.count], to: slot, replacing: true)
         }
+      case .clearSlot(let slot): try device.clearSlot(slot)
+      case .reassign(let index, let slot):
+        try device.clearSlot(slot)
+        try performChecked(.assign(recipeIndex: index, slot: slot), on: &device)
       case .createList(let id): try device.createWeeklyList(name: "List", id: id)
-      case .addItem(let text, let list, let id):
-        if device.weeklyLists().contains(where: { $0.id == list }) {
-          try device.addItem(text, to: list, id: id)
-        }
+      case .addItem(let text, let list, let id): try device.addItem(text, to: list, id: id)
       case .deleteList(let id): try device.deleteWeeklyList(id)
       }
-    } catch {
-      fatalError("household operation \(operation) failed: \(error)")
     }
   }
 
@@ -148,7 +192,10 @@ enum HouseholdModel: CRDTModel {
     observation.usage = Dictionary(
       uniqueKeysWithValues: device.ingredients().map { ($0.key, $0.usageCount) })
     observation.recipeTitles = device.recipes().map(\.displayName).sorted()
-    observation.slots = Set(device.plannedMeals().map(\.slot))
+    for meal in device.plannedMeals() {
+      observation.slots[meal.slot] = ([meal.recipe].compactMap { $0 } + meal.conflictingRecipes)
+        .sorted()
+    }
     observation.items = device.weeklyLists().flatMap { device.items(in: $0.id).map(\.displayName) }
       .sorted()
     return observation
@@ -181,17 +228,20 @@ enum HouseholdModel: CRDTModel {
         for name in HouseholdReplica.defaultCategoryNames {
           observation.categories.insert(CategoryKey(normalizing: name))
         }
+      case .createCategory(let name) where blankNames.contains(name):
+        break
+      case .useIngredient(let name) where blankNames.contains(name):
+        break
       case .createCategory(let name):
         observation.categories.insert(CategoryKey(normalizing: name))
       case .useIngredient(let name):
         observation.usage[IngredientKey(normalizing: name), default: 0] += 1
       case .addRecipe(let title, _):
         observation.recipeTitles.append(title)
-      case .assign(_, let slot):
-        let hadRecipe = seen(by: event).contains {
-          if case .addRecipe = $0.operation { true } else { false }
-        }
-        if hadRecipe { observation.slots.insert(slot) }
+      case .assign, .clearSlot, .reassign:
+        break
+      case .addItem(let text, let list, _) where blankNames.contains(text):
+        break
       case .addItem(let text, let list, _):
         if listIsPresent(list, in: seen(by: event)) {
           // Adding an item gets or creates its template, with no use of it.
@@ -203,9 +253,66 @@ enum HouseholdModel: CRDTModel {
         break
       }
     }
+    observation.slots = slotSpecification(of: events)
     observation.recipeTitles.sort()
     observation.items.sort()
     return observation
+  }
+
+  /// A slot's meal is a register nested in the map of meals: an assignment replaces the
+  /// recipes its device had seen in the slot, clearing removes the meal, and the recipes of the
+  /// assignments that survive show (ADR 0011's shared-context rule).
+  static func slotSpecification(of events: [Event<Operation>]) -> [SlotKey: [RecipeID]] {
+    let byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
+    func knowsARecipe(_ event: Event<Operation>) -> Bool {
+      event.observed.contains {
+        if case .addRecipe = byID[$0]?.operation { true } else { false }
+      }
+    }
+    let slotEvents = events.compactMap { event -> Event<Operation>? in
+      switch event.operation {
+      case .assign, .clearSlot: return event
+      // With no recipe to assign, clearing is all a reassignment does.
+      case .reassign(_, let slot) where !knowsARecipe(event):
+        return Event(
+          id: event.id, replica: event.replica, operation: .clearSlot(slot),
+          timestamp: event.timestamp, observed: event.observed)
+      case .reassign: return event
+      default: return nil
+      }
+    }
+    let stores = sharedContextMapSpecification(
+      of: slotEvents,
+      key: { operation -> String in
+        switch operation {
+        case .assign(_, let slot), .clearSlot(let slot), .reassign(_, let slot): slot.rawValue
+        default: ""
+        }
+      },
+      isRemoval: { if case .clearSlot = $0 { true } else { false } },
+      write: { event, past -> CausalItems<RecipeID>? in
+        let index: Int
+        var past = past
+        switch event.operation {
+        case .assign(let assigned, _): index = assigned
+        // Clearing first leaves nothing of the slot to start from.
+        case .reassign(let assigned, _):
+          index = assigned
+          past = nil
+        default: return nil
+        }
+        let known = event.observed.compactMap { id -> RecipeID? in
+          if case .addRecipe(_, let recipe) = byID[id]?.operation { recipe } else { nil }
+        }.sorted()
+        guard !known.isEmpty else { return nil }
+        return (past ?? CausalItems()).replacing(
+          where: { _ in true }, with: known[index % known.count], by: event.id)
+      })
+    var result: [SlotKey: [RecipeID]] = [:]
+    for (slot, store) in stores {
+      result[SlotKey(rawValue: slot)!] = store.live.values.sorted()
+    }
+    return result
   }
 
   static func isLessThanOrEqual(_ a: HouseholdState, _ b: HouseholdState) -> Bool {

@@ -23,6 +23,9 @@ public enum HouseholdError: Error, Hashable, Sendable {
   case unknownList(WeeklyListID)
   /// No meal plan has this id (or it was deleted).
   case unknownMealPlan(MealPlanID)
+  /// A name that shows nothing (empty, or only white space, control or format characters)
+  /// cannot name a record: its key would be empty. Carries the name as given.
+  case blankName(String)
 }
 
 extension HouseholdError: CustomStringConvertible {
@@ -41,6 +44,8 @@ extension HouseholdError: CustomStringConvertible {
     case .unknownRecipe(let id): "No recipe \(id)"
     case .unknownList(let id): "No weekly list \(id)"
     case .unknownMealPlan(let id): "No meal plan \(id)"
+    case .blankName(let name):
+      "A name must have a visible character; \(quotedForMessage(name)) has none"
     }
   }
 }

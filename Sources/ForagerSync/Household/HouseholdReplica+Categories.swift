@@ -30,12 +30,14 @@ extension HouseholdReplica {
   ///   - displayName: The name as typed; its ``CategoryKey`` identifies the category.
   ///   - sortOrder: The position of a new category; ignored for an existing one.
   /// - Returns: The category, and whether this call created it.
+  /// - Throws: ``HouseholdError/blankName(_:)`` for a name that shows nothing.
   /// - Complexity: O(1): one hash lookup, plus one insert when absent.
   @discardableResult
   public mutating func getOrCreateCategory(displayName: String, sortOrder: Int = 100)
     throws(HouseholdError) -> (category: Category, created: Bool)
   {
     try requireOpen()
+    try requireVisible(displayName)
     let key = CategoryKey(normalizing: displayName, version: state.normalizerVersion)
     if let existing = state.categories[key] { return (existing, false) }
     let category = Category(
@@ -64,10 +66,13 @@ extension HouseholdReplica {
   }
 
   /// Renames a category; the key (and so the identity) stays.
+  ///
+  /// - Throws: ``HouseholdError/blankName(_:)`` for a name that shows nothing.
   public mutating func renameCategory(_ key: CategoryKey, to displayName: String)
     throws(HouseholdError)
   {
     try requireOpen()
+    try requireVisible(displayName)
     guard state.categories.contains(key) else { return }
     let stamp = clock.tick()
     edit(\.categories, key) { $0.name.assign(displayName, at: stamp) }
@@ -82,12 +87,14 @@ extension HouseholdReplica {
   ///   - name: An ingredient as written; its ``IngredientKey`` identifies the template.
   ///   - category: Where a new template is shelved; ignored for an existing one.
   /// - Returns: The template, and whether this call created it.
+  /// - Throws: ``HouseholdError/blankName(_:)`` for a name that shows nothing.
   /// - Complexity: O(1): one hash lookup, plus one insert when absent.
   @discardableResult
   public mutating func getOrCreateIngredient(named name: String, category: CategoryKey? = nil)
     throws(HouseholdError) -> (template: IngredientTemplate, created: Bool)
   {
     try requireOpen()
+    try requireVisible(name)
     let key = IngredientKey(normalizing: name, version: state.normalizerVersion)
     if let existing = state.ingredients[key] { return (existing, false) }
     let template = IngredientTemplate(

@@ -97,14 +97,15 @@ extension HouseholdReplica {
     return item
   }
 
-  /// Adds every ingredient line of a recipe to a list, and counts a use of the recipe.
+  /// Adds every ingredient line of a recipe to a list, and counts a use of the recipe. Lines
+  /// that show nothing (an empty line between sections) name no ingredient and are skipped.
   @discardableResult
   public mutating func addItems(fromRecipe id: RecipeID, to list: WeeklyListID)
     throws(HouseholdError) -> [GroceryListItem]
   {
     guard let recipe = state.recipes[id] else { throw .unknownRecipe(id) }
     var added: [GroceryListItem] = []
-    for line in recipe.ingredientLines {
+    for line in recipe.ingredientLines where !isBlank(line) {
       added.append(try addItem(line, to: list, source: .recipe(id)))
     }
     try recordUse(ofRecipe: id)

@@ -92,6 +92,11 @@ public struct HouseholdReplica: Sendable {
   func requireOpen() throws(HouseholdError) {
     if state.dissolved.value { throw .householdDissolved(householdID) }
   }
+
+  /// Refuses a name that shows nothing; see ``HouseholdError/blankName(_:)``.
+  func requireVisible(_ name: String) throws(HouseholdError) {
+    if isBlank(name) { throw .blankName(name) }
+  }
 }
 
 // MARK: - Merge

@@ -43,30 +43,36 @@ public struct CausalItems<Payload>: CustomStringConvertible {
 /// event of that past, so the items it drops stay dropped wherever it survives.
 ///
 /// - Parameters:
+///   - events: The events on the map; events of other objects may be left out, and the
+///     observed sets may name them.
 ///   - key: The map key an operation touches.
 ///   - isRemoval: Whether an operation removes the key rather than writing it.
-///   - write: The store a write leaves, from the write and the key's value in its past.
+///   - write: The store a write leaves, from the write and the key's value in its past, or
+///     `nil` for an operation that, given that past, changed nothing (and so supersedes
+///     nothing).
 public func sharedContextMapSpecification<Operation, Payload>(
   of events: [Event<Operation>], key: (Operation) -> String,
   isRemoval: (Operation) -> Bool,
-  write: (Event<Operation>, CausalItems<Payload>?) -> CausalItems<Payload>
+  write: (Event<Operation>, CausalItems<Payload>?) -> CausalItems<Payload>?
 ) -> [String: CausalItems<Payload>] {
   let byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
-  var written: [Int: CausalItems<Payload>] = [:]
+  var written: [Int: CausalItems<Payload>?] = [:]
 
   func value(of name: String, in seen: [Event<Operation>]) -> CausalItems<Payload>? {
-    let live = seen.filter { key($0.operation) == name }.maximal().filter {
-      !isRemoval($0.operation)
+    let effective = seen.filter {
+      key($0.operation) == name && (isRemoval($0.operation) || store(writtenBy: $0) != nil)
     }
+    let live = effective.maximal().compactMap { store(writtenBy: $0) }
     guard !live.isEmpty else { return nil }
-    return CausalItems.join(live.map(store(writtenBy:)))
+    return CausalItems.join(live)
   }
 
-  func store(writtenBy event: Event<Operation>) -> CausalItems<Payload> {
+  func store(writtenBy event: Event<Operation>) -> CausalItems<Payload>? {
+    guard !isRemoval(event.operation) else { return nil }
     if let known = written[event.id] { return known }
-    let past = event.observed.sorted().map { byID[$0]! }
+    let past = event.observed.sorted().compactMap { byID[$0] }
     var result = write(event, value(of: key(event.operation), in: past))
-    result.seen.formUnion(event.observed)
+    result?.seen.formUnion(event.observed)
     written[event.id] = result
     return result
   }
@@ -80,7 +86,7 @@ public func sharedContextMapSpecification<Operation, Payload>(
 
 extension CausalItems {
   /// The store after an event adds one item, replacing the live items `replaces` selects.
-  func replacing(where replaces: (Payload) -> Bool, with payload: Payload, by event: Int)
+  public func replacing(where replaces: (Payload) -> Bool, with payload: Payload, by event: Int)
     -> CausalItems
   {
     var result = dropping(where: replaces)
@@ -90,7 +96,7 @@ extension CausalItems {
   }
 
   /// The store without the live items `drops` selects.
-  func dropping(where drops: (Payload) -> Bool) -> CausalItems {
+  public func dropping(where drops: (Payload) -> Bool) -> CausalItems {
     CausalItems(live: live.filter { !drops($0.value) }, seen: seen)
   }
 }
