@@ -20,12 +20,15 @@ extension HouseholdReplica {
   ///
   /// - Duplicates (records whose names share a semantic key) collapse into one keeper: the one
   ///   with the most relationships, then the oldest creation date, then the smallest UUID.
-  ///   The keeper gives the display name and creation date.
+  ///   The keeper gives the display name; the record is as old as the oldest of the records
+  ///   that name its key (for a template, items that name it by text included).
   /// - References are re-pointed: items and templates name the keepers' semantic keys.
   /// - Usage counts of collapsed duplicates add up. Each legacy record's count is its own
   ///   counter contribution, so importing again, or on two devices, never counts it twice.
   /// - Importing the same export twice changes nothing: records already present (by key or
   ///   UUID) are left alone.
+  /// - The result does not depend on the order of the export's records: any permutation of an
+  ///   export gives the same state, byte for byte, on a replica with the same id and clock.
   ///
   /// The whole export is checked before anything is written.
   ///
@@ -48,7 +51,7 @@ extension HouseholdReplica {
       }
       let category = Category(
         key: keeper.key, displayName: keeper.record.name, sortOrder: keeper.record.sortOrder ?? 100,
-        creation: legacyCreation(keeper.record.createdAt))
+        creation: legacyCreation(keeper.oldest))
       state.categories.set(keeper.key, to: category, by: replicaID)
       report.imported += 1
     }
@@ -60,7 +63,7 @@ extension HouseholdReplica {
         ?? IngredientTemplate(
           key: key, displayName: key.rawValue,
           category: keeper.record.categoryID.flatMap { plan.categoryKey[$0] },
-          creation: legacyCreation(keeper.record.createdAt))
+          creation: legacyCreation(plan.templateCreation[key] ?? keeper.oldest))
       let existed = state.ingredients.contains(key)
       let before = template
       if !existed, keeper.members.contains(where: { $0.isStaple == true }) {
@@ -81,7 +84,8 @@ extension HouseholdReplica {
       }
     }
 
-    for legacy in export.recipes {
+    // In order of id, so that the dots the writes take do not depend on the export's order.
+    for legacy in export.recipes.sorted(by: { $0.id.uuidString < $1.id.uuidString }) {
       let id = RecipeID(uuid: legacy.id)
       guard !state.recipes.contains(id) else {
         report.alreadyPresent += 1
@@ -97,7 +101,7 @@ extension HouseholdReplica {
       report.imported += 1
     }
 
-    for legacy in export.weeklyLists {
+    for legacy in export.weeklyLists.sorted(by: { $0.id.uuidString < $1.id.uuidString }) {
       let id = WeeklyListID(uuid: legacy.id)
       guard !state.lists.contains(id) else {
         report.alreadyPresent += 1
@@ -109,19 +113,17 @@ extension HouseholdReplica {
       report.imported += 1
     }
 
-    for legacy in export.groceryItems {
+    for legacy in export.groceryItems.sorted(by: { $0.id.uuidString < $1.id.uuidString }) {
       let id = GroceryItemID(uuid: legacy.id)
       guard !state.items.contains(id) else {
         report.alreadyPresent += 1
         continue
       }
-      let template =
-        legacy.templateID.flatMap { plan.templateKey[$0] }
-        ?? IngredientKey(normalizing: legacy.name, version: state.normalizerVersion)
+      let template = plan.template(of: legacy, version: state.normalizerVersion)
       if !state.ingredients.contains(template) {
         let created = IngredientTemplate(
           key: template, displayName: template.rawValue, category: nil,
-          creation: legacyCreation(legacy.createdAt))
+          creation: legacyCreation(plan.templateCreation[template] ?? legacy.createdAt))
         state.ingredients.set(template, to: created, by: replicaID)
       }
       var item = GroceryListItem(
@@ -168,6 +170,8 @@ struct LegacyImportPlan {
     let key: Key
     let record: Record
     let members: [Record]
+    /// The oldest creation date among the members.
+    let oldest: Date
   }
 
   struct MealKeeper {
@@ -181,6 +185,9 @@ struct LegacyImportPlan {
   /// Each legacy category or template id, to the semantic key of its keeper.
   var categoryKey: [UUID: CategoryKey] = [:]
   var templateKey: [UUID: IngredientKey] = [:]
+  /// Each template key, to the oldest creation date among the records that name it: the
+  /// templates collapsed into it and the items that name it, by id or by text.
+  var templateCreation: [IngredientKey: Date] = [:]
   var duplicatesCollapsed = 0
   var displacedMeals: [UUID] = []
 
@@ -234,7 +241,8 @@ struct LegacyImportPlan {
       grouping: export.categories, by: { CategoryKey(normalizing: $0.name, version: version) })
     {
       let keeper = group.min { isBetterKeeper(($0.id, $0.createdAt), than: ($1.id, $1.createdAt)) }!
-      categories.append(Keeper(key: key, record: keeper, members: group))
+      categories.append(
+        Keeper(key: key, record: keeper, members: group, oldest: group.map(\.createdAt).min()!))
       for record in group { categoryKey[record.id] = key }
       duplicatesCollapsed += group.count - 1
     }
@@ -245,11 +253,17 @@ struct LegacyImportPlan {
       by: { IngredientKey(normalizing: $0.name, version: version) })
     {
       let keeper = group.min { isBetterKeeper(($0.id, $0.createdAt), than: ($1.id, $1.createdAt)) }!
-      templates.append(Keeper(key: key, record: keeper, members: group))
+      let oldest = group.map(\.createdAt).min()!
+      templates.append(Keeper(key: key, record: keeper, members: group, oldest: oldest))
       for record in group { templateKey[record.id] = key }
+      templateCreation[key] = oldest
       duplicatesCollapsed += group.count - 1
     }
     templates.sort { $0.key < $1.key }
+    for item in export.groceryItems {
+      let key = template(of: item, version: version)
+      templateCreation[key] = min(templateCreation[key] ?? item.createdAt, item.createdAt)
+    }
 
     var bySlot: [SlotKey: [LegacyExport.PlannedMeal]] = [:]
     for meal in export.plannedMeals {
@@ -272,5 +286,11 @@ struct LegacyImportPlan {
     }
     meals.sort { $0.slot < $1.slot }
     displacedMeals.sort { $0.uuidString < $1.uuidString }
+  }
+
+  /// The template key an item names: its template's keeper, or the canonical name of its text.
+  func template(of item: LegacyExport.GroceryItem, version: NormalizerVersion) -> IngredientKey {
+    item.templateID.flatMap { templateKey[$0] }
+      ?? IngredientKey(normalizing: item.name, version: version)
   }
 }
