@@ -26,6 +26,11 @@ public enum HouseholdError: Error, Hashable, Sendable {
   /// A name that shows nothing (empty, or only white space, control or format characters)
   /// cannot name a record: its key would be empty. Carries the name as given.
   case blankName(String)
+  /// No category has this key, nor was one moved away from it.
+  case unknownCategory(CategoryKey)
+  /// A rename would give a category the semantic key of another live category. Carries the
+  /// name asked for and the category that holds its key.
+  case categoryNameTaken(name: String, by: CategoryKey)
 }
 
 extension HouseholdError: CustomStringConvertible {
@@ -46,6 +51,9 @@ extension HouseholdError: CustomStringConvertible {
     case .unknownMealPlan(let id): "No meal plan \(id)"
     case .blankName(let name):
       "A name must have a visible character; \(quotedForMessage(name)) has none"
+    case .unknownCategory(let key): "No category \(quotedForMessage(key.rawValue))"
+    case .categoryNameTaken(let name, let key):
+      "Cannot rename a category to \(quotedForMessage(name)): category \(quotedForMessage(key.rawValue)) has that name"
     }
   }
 }

@@ -39,22 +39,29 @@ extension HouseholdReplica {
     try requireOpen()
     try requireVisible(displayName)
     let key = CategoryKey(normalizing: displayName, version: state.normalizerVersion)
-    if let existing = state.categories[key] { return (existing, false) }
+    if let existing = state.resolvedCategory(key).flatMap({ state.categories[$0] }) {
+      return (existing, false)
+    }
     let category = Category(
       key: key, displayName: displayName, sortOrder: sortOrder, creation: creation())
     state.categories.set(key, to: category, by: replicaID)
     return (category, true)
   }
 
-  /// The category named `displayName` (by its key), if any.
+  /// The category named `displayName` (by its key), or the one it was renamed to, if any.
   ///
-  /// - Complexity: O(1).
+  /// - Complexity: O(1), plus one lookup per rename to follow.
   public func category(named displayName: String) -> Category? {
-    state.categories[CategoryKey(normalizing: displayName, version: state.normalizerVersion)]
+    category(CategoryKey(normalizing: displayName, version: state.normalizerVersion))
   }
 
-  /// The category with `key`, if any.
-  public func category(_ key: CategoryKey) -> Category? { state.categories[key] }
+  /// The category with `key`, or the one a category with that key was renamed to, if any.
+  ///
+  /// References to categories (a template's, an item's) keep the key they were written with;
+  /// this lookup follows the renames since, so no reference dangles.
+  public func category(_ key: CategoryKey) -> Category? {
+    state.resolvedCategory(key).flatMap { state.categories[$0] }
+  }
 
   /// Every category, by sort order then display name (PRD), then key for equal names.
   ///
@@ -65,17 +72,48 @@ extension HouseholdReplica {
     }
   }
 
-  /// Renames a category; the key (and so the identity) stays.
+  /// Renames a category.
   ///
-  /// - Throws: ``HouseholdError/blankName(_:)`` for a name that shows nothing.
+  /// A new spelling of the same name ("dairy" for "Dairy") keeps the key and changes the
+  /// display name. A new name is a new semantic key, so the category **moves**: the record goes
+  /// to the new key and the move is recorded, so that references written with the old key
+  /// (templates, items, on any device) lead to it, and looking up the old name finds it.
+  ///
+  /// What a merge does with renames made on other devices (see docs/household-model.md):
+  /// a category created under the new name concurrently becomes one record with the renamed
+  /// one; two devices renaming one category to different names leave one category under each
+  /// name, and references follow the later rename.
+  ///
+  /// - Parameters:
+  ///   - key: The category's key, or a key it had before a rename.
+  ///   - displayName: The new name.
+  /// - Throws: ``HouseholdError/blankName(_:)`` for a name that shows nothing,
+  ///   ``HouseholdError/unknownCategory(_:)`` when no category has (or had) `key`, and
+  ///   ``HouseholdError/categoryNameTaken(name:by:)`` when another category has the new name;
+  ///   nothing changes then.
+  /// - Complexity: O(1) hash lookups.
   public mutating func renameCategory(_ key: CategoryKey, to displayName: String)
     throws(HouseholdError)
   {
     try requireOpen()
     try requireVisible(displayName)
-    guard state.categories.contains(key) else { return }
+    guard let current = state.resolvedCategory(key), var record = state.categories[current] else {
+      throw .unknownCategory(key)
+    }
+    let target = CategoryKey(normalizing: displayName, version: state.normalizerVersion)
     let stamp = clock.tick()
-    edit(\.categories, key) { $0.name.assign(displayName, at: stamp) }
+    guard target != current else {
+      edit(\.categories, current) { $0.name.assign(displayName, at: stamp) }
+      return
+    }
+    if let holder = state.resolvedCategory(target), holder != current {
+      throw .categoryNameTaken(name: displayName, by: holder)
+    }
+    record.key = target
+    record.name.assign(displayName, at: stamp)
+    state.categories.remove(current)
+    state.categories.set(target, to: record, by: replicaID)
+    state.moves.set(current, to: LWWRegister(target, at: stamp), by: replicaID)
   }
 }
 
@@ -87,7 +125,8 @@ extension HouseholdReplica {
   ///   - name: An ingredient as written; its ``IngredientKey`` identifies the template.
   ///   - category: Where a new template is shelved; ignored for an existing one.
   /// - Returns: The template, and whether this call created it.
-  /// - Throws: ``HouseholdError/blankName(_:)`` for a name that shows nothing.
+  /// - Throws: ``HouseholdError/blankName(_:)`` for a name that shows nothing,
+  ///   ``HouseholdError/unknownCategory(_:)`` for a category that does not exist.
   /// - Complexity: O(1): one hash lookup, plus one insert when absent.
   @discardableResult
   public mutating func getOrCreateIngredient(named name: String, category: CategoryKey? = nil)
@@ -97,8 +136,15 @@ extension HouseholdReplica {
     try requireVisible(name)
     let key = IngredientKey(normalizing: name, version: state.normalizerVersion)
     if let existing = state.ingredients[key] { return (existing, false) }
+    var shelf: CategoryKey?
+    if let category {
+      guard let resolved = state.resolvedCategory(category) else {
+        throw .unknownCategory(category)
+      }
+      shelf = resolved
+    }
     let template = IngredientTemplate(
-      key: key, displayName: key.rawValue, category: category, creation: creation())
+      key: key, displayName: key.rawValue, category: shelf, creation: creation())
     state.ingredients.set(key, to: template, by: replicaID)
     return (template, true)
   }

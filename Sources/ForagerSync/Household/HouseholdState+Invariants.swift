@@ -15,6 +15,7 @@ extension HouseholdState {
       && items.isLessThanOrEqual(to: other.items)
       && plans.isLessThanOrEqual(to: other.plans)
       && meals.isLessThanOrEqual(to: other.meals)
+      && moves.isLessThanOrEqual(to: other.moves)
   }
 
   /// Broken invariants; empty when the state is sound. Above all: **no semantic key has two
@@ -26,7 +27,7 @@ extension HouseholdState {
       members.invariantViolations() + categories.invariantViolations()
       + ingredients.invariantViolations() + recipes.invariantViolations()
       + lists.invariantViolations() + items.invariantViolations() + plans.invariantViolations()
-      + meals.invariantViolations()
+      + meals.invariantViolations() + moves.invariantViolations()
     var categoryNames: [CategoryKey: CategoryKey] = [:]
     for key in categories.keys {
       let category = categories[key]!
@@ -46,10 +47,18 @@ extension HouseholdState {
     for slot in meals.keys where meals[slot]!.slot != slot {
       problems.append("planned meal \(meals[slot]!.slot) stored under \(slot)")
     }
+    for key in ingredients.keys {
+      if let category = ingredients[key]!.categoryKey, resolvedCategory(category) == nil {
+        problems.append("template \(key) names category \(category), which does not exist")
+      }
+    }
     for id in items.keys {
       let item = items[id]!
       if !ingredients.contains(item.templateKey) {
         problems.append("item \(id) names template \(item.templateKey), which does not exist")
+      }
+      if let category = item.categoryKey, resolvedCategory(category) == nil {
+        problems.append("item \(id) names category \(category), which does not exist")
       }
     }
     return problems

@@ -12,7 +12,8 @@ extension HouseholdState {
   ///
   /// Categories and ingredient templates move to their new keys; records whose keys now
   /// collide become one record (their fields merge as concurrent writes do). References
-  /// (an item's template and category, a template's category) move with them. Nothing is
+  /// (an item's template and category, a template's category) and the record of category
+  /// renames move with them. Nothing is
   /// written anew: the re-keyed state is a pure function of this one, so every replica
   /// re-keys the same way, and re-keying commutes with merging.
   ///
@@ -36,6 +37,9 @@ extension HouseholdState {
     }
     result.items = items.rekeyed({ $0 }) { _, item in
       item.rekeyed(template: ingredient, category: category)
+    }
+    result.moves = moves.rekeyed(category) { _, target in
+      LWWRegister(category(target.value), at: target.timestamp)
     }
     return result
   }

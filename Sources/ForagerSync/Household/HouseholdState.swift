@@ -27,6 +27,10 @@ public struct HouseholdState: Equatable, Codable, Sendable {
   package var items: ORMap<GroceryItemID, GroceryListItem>
   package var plans: ORMap<MealPlanID, MealPlan>
   package var meals: ORMap<SlotKey, PlannedMeal>
+  /// Where each category key that a rename moved went: old key to new key, the later move
+  /// winning (see ``moves``). Stored only once a category has moved, so a state without a move
+  /// encodes as before and builds that predate moves still read it.
+  package private(set) var categoryMoves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
 
   /// The stamp of the initial, empty registers: older than any real write, the same everywhere.
   static let genesis = HybridTimestamp(wallMilliseconds: 0, replica: "genesis")
@@ -45,6 +49,12 @@ public struct HouseholdState: Equatable, Codable, Sendable {
     items = ORMap()
     plans = ORMap()
     meals = ORMap()
+  }
+
+  /// Where each moved category key went (empty when none has moved).
+  package var moves: ORMap<CategoryKey, LWWRegister<CategoryKey>> {
+    get { categoryMoves ?? ORMap() }
+    set { categoryMoves = newValue.isEmpty && newValue.context.isEmpty ? nil : newValue }
   }
 
   /// The number of records of every kind.
@@ -72,6 +82,7 @@ extension HouseholdState: Mergeable {
     items.merge(other.items)
     plans.merge(other.plans)
     meals.merge(other.meals)
+    if let theirs = other.categoryMoves { moves.merge(theirs) }
   }
 
   /// Merges `other` like ``merge(_:)`` and adds to `report` what the merge added, merged and
@@ -97,6 +108,7 @@ extension HouseholdState: Mergeable {
         report.newConflicts.append(slot)
       }
     }
+    if let theirs = other.categoryMoves { moves.merge(theirs) }
     report.newConflicts.sort()
   }
 }
@@ -113,6 +125,7 @@ public struct HouseholdVersion: Hashable, Codable, Sendable {
   public var items: VersionVector
   public var plans: VersionVector
   public var meals: VersionVector
+  public var categoryMoves: VersionVector
 }
 
 extension HouseholdVersion: Mergeable {
@@ -127,6 +140,7 @@ extension HouseholdVersion: Mergeable {
     items.merge(other.items)
     plans.merge(other.plans)
     meals.merge(other.meals)
+    categoryMoves.merge(other.categoryMoves)
   }
 }
 
@@ -135,7 +149,8 @@ extension HouseholdState: DeltaMergeable {
     HouseholdVersion(
       owner: owner.version, dissolved: dissolved.version, members: members.version,
       categories: categories.version, ingredients: ingredients.version, recipes: recipes.version,
-      lists: lists.version, items: items.version, plans: plans.version, meals: meals.version)
+      lists: lists.version, items: items.version, plans: plans.version, meals: meals.version,
+      categoryMoves: moves.version)
   }
 
   /// What a peer whose state has seen `version` lacks: each map's delta, or `nil` when there
@@ -160,6 +175,10 @@ extension HouseholdState: DeltaMergeable {
     take(items.delta(since: version.items), into: &delta.items)
     take(plans.delta(since: version.plans), into: &delta.plans)
     take(meals.delta(since: version.meals), into: &delta.meals)
+    if let part = moves.delta(since: version.categoryMoves) {
+      delta.moves = part
+      changed = true
+    }
     return changed ? delta : nil
   }
 }
@@ -173,7 +192,7 @@ extension HouseholdState: HybridTimestamped {
       owner.greatestTimestamp, dissolved.greatestTimestamp, members.greatestTimestamp,
       categories.greatestTimestamp, ingredients.greatestTimestamp, recipes.greatestTimestamp,
       lists.greatestTimestamp, items.greatestTimestamp, plans.greatestTimestamp,
-      meals.greatestTimestamp,
+      meals.greatestTimestamp, categoryMoves?.greatestTimestamp,
     ].compactMap { $0 }.max()
   }
 }

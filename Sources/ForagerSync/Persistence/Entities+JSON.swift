@@ -266,6 +266,8 @@ extension HouseholdState: JSONCodable {
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("categories", categories)
+    // Only once a category has moved: a state without moves reads in builds before them.
+    if let categoryMoves { writer.field("categoryMoves", categoryMoves) }
     writer.field("dissolved", dissolved)
     writer.field("householdID", householdID)
     writer.field("ingredients", ingredients)
@@ -293,6 +295,7 @@ extension HouseholdState: JSONCodable {
     var items: ORMap<GroceryItemID, GroceryListItem>?
     var plans: ORMap<MealPlanID, MealPlan>?
     var meals: ORMap<SlotKey, PlannedMeal>?
+    var moves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
     try reader.readObject(stateFields) { reader, field throws(JSONError) in
       switch field {
       case 0: categories = try reader.read()
@@ -308,6 +311,12 @@ extension HouseholdState: JSONCodable {
       case 10: plans = try reader.read()
       default: recipes = try reader.read()
       }
+    } unknown: { reader, name throws(JSONError) in
+      // The one optional member (see `write(to:)`); it may appear once.
+      guard name == "categoryMoves", moves == nil else {
+        throw reader.error(moves == nil ? .unknownKey(name) : .duplicateKey(name))
+      }
+      moves = try reader.read()
     }
     self.init(householdID: householdID!, normalizerVersion: normalizerVersion!)
     self.owner = owner!
@@ -320,5 +329,6 @@ extension HouseholdState: JSONCodable {
     self.items = items!
     self.plans = plans!
     self.meals = meals!
+    if let moves { self.moves = moves }
   }
 }
