@@ -115,8 +115,12 @@ extension Simulation {
           final >= count
           ? nil : "\(counter) counts \(final) from \(write.dot.replica), not \(count)"
       case .assignment(let slot, let recipe, let stamp):
-        let latest = state.meals[slot]?.assignment.writes.map(\.timestamp).max()
-        let holds = removedBySeer || (latest.map { $0 >= stamp } ?? false)
+        // The slot still shows this assignment (as the choice or a conflict), unless a clear
+        // or an assignment that had seen it replaced it.
+        let shown = state.meals[slot]?.assignment.writes.contains {
+          $0.value == recipe && $0.timestamp == stamp
+        }
+        let holds = removedBySeer || shown == true
         problem = holds ? nil : "\(write.record) lost the assignment of \(RecordRef.recipe(recipe))"
       }
       if let problem {

@@ -23,7 +23,6 @@ extension Simulation {
       launch(index)
       return
     }
-    let household = devices[index].household
     switch random.int(in: 0..<100) {
     case 0..<10:
       createCategory(random.pick(random.pick(Vocabulary.categories)), on: index)
@@ -39,12 +38,9 @@ extension Simulation {
     case 68..<75: setChecked(on: index)
     case 75..<78: createPlan(on: index)
     case 78..<79: deletePlan(on: index)
-    case 79..<93:
-      guard let recipe = pickPresent(created[household].recipes, on: index, \.recipes) else {
-        return addRecipe(on: index)
-      }
-      assign(recipe, to: random.pick(Vocabulary.slots), on: index, replacing: random.chance(0.3))
-    case 93..<97: clearSlot(on: index)
+    case 79..<90: assign(to: random.pick(Vocabulary.slots), on: index)
+    case 90..<94: clearSlot(on: index)
+    case 94..<97: reassignSlot(on: index)
     default: changeMembers(on: index)
     }
   }
@@ -247,9 +243,31 @@ extension Simulation {
     guard case .assigned = outcome else {
       return commit(index, "finds \(slot) occupied", [])
     }
+    // An assignment replaces every assignment of the slot its device had seen.
     commit(
       index, "assigns \(RecordRef.recipe(recipe)) to \(slot)\(replacing ? ", replacing" : "")",
-      [.assignment(slot, recipe)])
+      [.assignment(slot, recipe)], removing: [.meal(slot)])
+  }
+
+  /// Clears a slot and assigns it again: the meal is created anew while other devices may be
+  /// assigning the slot they saw (the composition ADR 0011 is about).
+  mutating func reassignSlot(on index: Int) {
+    let household = devices[index].household
+    let slot = random.pick(Vocabulary.slots)
+    guard replica(index).state.meals.contains(slot),
+      let recipe = pickPresent(created[household].recipes, on: index, \.recipes)
+    else { return assign(to: slot, on: index) }
+    attempt(index) { replica throws(HouseholdError) in try replica.clearSlot(slot) }
+    devices[index].legacy.clear(slot, at: now(index), by: index)
+    commit(index, "clears \(slot) to assign it again", [], removing: [.meal(slot)])
+    assign(recipe, to: slot, on: index, replacing: false)
+  }
+
+  /// Assigns a present recipe to `slot`, or adds a recipe when the device knows none.
+  mutating func assign(to slot: SlotKey, on index: Int) {
+    guard let recipe = pickPresent(created[devices[index].household].recipes, on: index, \.recipes)
+    else { return addRecipe(on: index) }
+    assign(recipe, to: slot, on: index, replacing: random.chance(0.3))
   }
 
   mutating func clearSlot(on index: Int) {
@@ -344,6 +362,8 @@ extension Simulation {
   ) {
     guard acknowledging else { return }
     devices[index].save()
+    // Removals count only writes logged before this operation, never the ones it makes.
+    let firstNewWrite = writes.count
     let state = replica(index).state
     let replicaID = replica(index).replicaID
     let household = devices[index].household
@@ -388,8 +408,8 @@ extension Simulation {
       // Only the logged writes of this record that the removal had seen: keeping the map's
       // whole causal context per removal would hold an old copy of it for every removal.
       let context = state.context(of: record)
-      let seen = (writesByRecord[household][record] ?? []).map { writes[$0].dot }.filter(
-        context.contains)
+      let seen = (writesByRecord[household][record] ?? []).filter { $0 < firstNewWrite }
+        .map { writes[$0].dot }.filter(context.contains)
       removals.append(
         LoggedRemoval(
           household: household, device: index, step: step, operation: operation, record: record,

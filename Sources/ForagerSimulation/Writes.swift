@@ -73,8 +73,8 @@ enum WriteEffect: Hashable, Sendable {
   case field(FieldRef, HybridTimestamp, value: String)
   /// The `count`-th increment of a counter by the writing replica.
   case increment(CounterRef, count: UInt64)
-  /// A recipe was assigned to a slot: at the end the slot shows it, or a later assignment, or
-  /// it was cleared by a removal that had seen this one.
+  /// A recipe was assigned to a slot: at the end the slot shows it (as the choice or a
+  /// conflict), unless a clear or another assignment that had seen this one replaced it.
   case assignment(SlotKey, RecipeID, HybridTimestamp)
 }
 

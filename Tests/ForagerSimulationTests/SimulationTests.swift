@@ -25,6 +25,14 @@ import Testing
     #expect(other.text != first.text, "the seed must drive the run")
   }
 
+  /// Seed 4 of the default run lost an assignment on 497365b: a slot cleared and assigned
+  /// again reused the dot of its first assignment, which a device assigning concurrently had
+  /// seen (ADR 0011). The check that caught it wants each assignment itself to survive.
+  @Test func theDefaultRunOfSeed4KeepsEveryAssignment() {
+    let report = Simulation.run(SimulationConfiguration(seed: 4))
+    #expect(report.holds, "\(report.text)")
+  }
+
   /// Seeds for the mixed runs: 4 by default, `FORAGER_SIMULATION_SEEDS=<n>` for more.
   static let seeds: [UInt64] = Array(
     1...UInt64(
