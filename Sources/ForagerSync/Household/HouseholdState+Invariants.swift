@@ -20,7 +20,9 @@ extension HouseholdState {
 
   /// Broken invariants; empty when the state is sound. Above all: **no semantic key has two
   /// records** — no two categories whose names normalize to one key, no template whose key is
-  /// not its own canonical name, no slot stored under another slot's key.
+  /// not its own canonical name, no slot stored under another slot's key — and **no reference
+  /// dangles**: an item's template, a template's or item's category (through renames), a
+  /// planned meal's recipes.
   package func invariantViolations() -> [String] {
     var problems: [String] = []
     problems +=
@@ -44,8 +46,12 @@ extension HouseholdState {
         problems.append("template key \(key) is not its own canonical name")
       }
     }
-    for slot in meals.keys where meals[slot]!.slot != slot {
-      problems.append("planned meal \(meals[slot]!.slot) stored under \(slot)")
+    for slot in meals.keys {
+      let meal = meals[slot]!
+      if meal.slot != slot { problems.append("planned meal \(meal.slot) stored under \(slot)") }
+      for write in meal.assignment.writes where !recipes.contains(write.value) {
+        problems.append("planned meal \(slot) names recipe \(write.value), which does not exist")
+      }
     }
     for key in ingredients.keys {
       if let category = ingredients[key]!.categoryKey, resolvedCategory(category) == nil {

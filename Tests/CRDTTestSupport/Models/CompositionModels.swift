@@ -84,6 +84,14 @@ public func sharedContextMapSpecification<Operation, Payload>(
   return result
 }
 
+/// The broken invariants of a map and of each value in it, each value's prefixed by its key.
+func nestedInvariantViolations<Key, Value>(
+  of map: ORMap<Key, Value>, value: (Value) -> [String]
+) -> [String] {
+  map.invariantViolations()
+    + map.keys.flatMap { key in value(map[key]!).map { "\(key): \($0)" } }
+}
+
 extension CausalItems {
   /// The store after an event adds one item, replacing the live items `replaces` selects.
   public func replacing(where replaces: (Payload) -> Bool, with payload: Payload, by event: Int)
@@ -179,8 +187,7 @@ public enum MapOfRegistersModel: CRDTModel {
   }
 
   public static func invariantViolations(of state: State) -> [String] {
-    state.invariantViolations()
-      + state.keys.flatMap { key in state[key]!.invariantViolations().map { "\(key): \($0)" } }
+    nestedInvariantViolations(of: state) { $0.invariantViolations() }
   }
 }
 
@@ -255,8 +262,7 @@ public enum MapOfSetsModel: CRDTModel {
   }
 
   public static func invariantViolations(of state: State) -> [String] {
-    state.invariantViolations()
-      + state.keys.flatMap { key in state[key]!.invariantViolations().map { "\(key): \($0)" } }
+    nestedInvariantViolations(of: state) { $0.invariantViolations() }
   }
 }
 
@@ -343,7 +349,6 @@ public enum MapOfMapsModel: CRDTModel {
   }
 
   public static func invariantViolations(of state: State) -> [String] {
-    state.invariantViolations()
-      + state.keys.flatMap { key in state[key]!.invariantViolations().map { "\(key): \($0)" } }
+    nestedInvariantViolations(of: state) { $0.invariantViolations() }
   }
 }
