@@ -161,10 +161,10 @@ struct CategoryRenameTests {
         }
         for receiver in devices.indices {
           for sender in devices.indices where sender != receiver {
-            try? devices[receiver].merge(devices[sender].state)
+            _ = try? devices[receiver].merge(devices[sender].state)
           }
         }
-        for receiver in devices.indices { try? devices[receiver].merge(devices[2].state) }
+        for receiver in devices.indices { _ = try? devices[receiver].merge(devices[2].state) }
         if devices.contains(where: { $0.state != devices[0].state }) {
           return "devices differ after a full exchange"
         }

@@ -240,7 +240,7 @@ enum HouseholdModel: CRDTModel {
         observation.recipeTitles.append(title)
       case .assign, .clearSlot, .reassign:
         break
-      case .addItem(let text, let list, _) where blankNames.contains(text):
+      case .addItem(let text, _, _) where blankNames.contains(text):
         break
       case .addItem(let text, let list, _):
         if listIsPresent(list, in: seen(by: event)) {
