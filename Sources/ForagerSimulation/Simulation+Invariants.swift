@@ -20,8 +20,9 @@ extension Simulation {
       ))
     invariants.append(
       (
-        "no semantic key has two records",
-        "every map of every device", semanticKeyViolations()
+        "no semantic key has two records and no reference dangles",
+        "every map of every device, after every merge and at the end",
+        unsoundAfterMerge + semanticKeyViolations()
       ))
     let (writeViolations, writeDetail) = acknowledgedWriteViolations()
     invariants.append(
@@ -100,7 +101,9 @@ extension Simulation {
       case .record:
         problem = state.contains(write.record) || removedBySeer ? nil : "\(write.record) is missing"
       case .field(let field, let stamp, let value):
-        if let (finalStamp, finalValue) = state.field(field) {
+        if removedBySeer {
+          problem = nil
+        } else if let (finalStamp, finalValue) = state.field(field) {
           let holds = finalStamp > stamp || (finalStamp == stamp && finalValue == value)
           problem =
             holds

@@ -110,6 +110,14 @@ extension Simulation {
       return false
     }
     if let knowledge { devices[receiver].knownVersions[sender] = knowledge }
+    // The state must be sound after every merge, not only once the network has healed: one
+    // record per semantic key and no dangling reference, whatever arrived in what order.
+    for problem in devices[receiver].replica!.state.invariantViolations() {
+      unsoundAfterMerge.append(
+        Violation(
+          text: "step \(step): \(name(receiver)) after merging from \(name(sender)): \(problem)",
+          devices: [receiver]))
+    }
     devices[receiver].save()
     return devices[receiver].replica!.state.version != before
   }

@@ -67,25 +67,64 @@ extension Simulation {
     let result = attempt(index) { replica throws(HouseholdError) in
       try replica.getOrCreateCategory(displayName: name)
     }
-    let key = CategoryKey(normalizing: name)
-    legacyGetOrCreate(.category, name: name, key: key.rawValue, on: index)
+    legacyGetOrCreate(
+      .category, name: name, key: CategoryKey(normalizing: name).rawValue, on: index)
     guard let result, result.created else {
       return commit(index, "finds category \(name.debugDescription)", [])
     }
+    let key = result.category.key
     commit(
       index, "creates category \(name.debugDescription)",
       [.record(.category(key)), .field(.categoryName(key))])
   }
 
-  /// Renames a category to another spelling of its name (the key stays).
+  /// Renames a present category: mostly to another spelling of its name (the key stays),
+  /// sometimes to another name, which moves it to that key, or is refused when another
+  /// category holds it (ADR 0012).
   mutating func renameCategory(on index: Int) {
-    let spellings = random.pick(Vocabulary.categories)
-    let key = CategoryKey(normalizing: spellings[0])
-    let name = random.pick(spellings)
-    guard replica(index).state.categories.contains(key) else { return }
-    attempt(index) { replica throws(HouseholdError) in try replica.renameCategory(key, to: name) }
+    let categories = replica(index).categories()
+    guard !categories.isEmpty else { return }
+    let category = random.pick(categories)
+    let spellings =
+      Vocabulary.categories.first { CategoryKey(normalizing: $0[0]) == category.key }
+      ?? [category.displayName]
+    let newName =
+      switch random.int(in: 0..<10) {
+      case 0..<6: random.pick(spellings)
+      case 6..<8: random.pick(random.pick(Vocabulary.categories))
+      default: random.pick(Vocabulary.categoryRenames)
+      }
+    let target = CategoryKey(normalizing: newName)
+    if target != category.key, let holder = replica(index).category(target) {
+      guard holder.key != category.key else { return }
+      // Taken: the rename must be refused, with nothing changed.
+      let before = replica(index).state
+      do {
+        try devices[index].replica!.renameCategory(category.key, to: newName)
+        unexpectedFailures.append(
+          "step \(step): \(name(index)) renamed \(category.key) onto \(holder.key)")
+      } catch {
+        if error != .categoryNameTaken(name: newName, by: holder.key)
+          || replica(index).state != before
+        {
+          unexpectedFailures.append("step \(step): \(name(index)): refused with \(error)")
+        }
+      }
+      return commit(
+        index, "cannot rename \(category.key.rawValue) to \(newName.debugDescription)", [])
+    }
+    attempt(index) { replica throws(HouseholdError) in
+      try replica.renameCategory(category.key, to: newName)
+    }
+    guard target != category.key else {
+      return commit(
+        index, "renames \(category.key.rawValue) to \(newName.debugDescription)",
+        [.field(.categoryName(category.key))])
+    }
     commit(
-      index, "renames \(key.rawValue) to \(name.debugDescription)", [.field(.categoryName(key))])
+      index, "moves \(category.key.rawValue) to \(newName.debugDescription)",
+      [.record(.category(target)), .field(.categoryName(target))],
+      removing: [.category(category.key)])
   }
 
   mutating func useIngredient(on index: Int) {

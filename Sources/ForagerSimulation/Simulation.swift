@@ -38,6 +38,8 @@ public struct Simulation: Sendable {
   /// Increments made under the old design, per household.
   var legacyIncrements: [UInt64] = []
   var unexpectedFailures: [String] = []
+  /// Broken invariants of a device's state right after a merge, found during the run.
+  var unsoundAfterMerge: [Violation] = []
   /// Every event, for the trace of a failing run.
   var events: [TraceEvent] = []
   var report: SimulationReport

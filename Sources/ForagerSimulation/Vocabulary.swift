@@ -16,6 +16,10 @@ enum Vocabulary {
     ["Baking", "BAKING", "baking "],
   ]
 
+  /// Names people rename categories to, besides each other's: a rename to one of them moves the
+  /// category to a new key (or is refused when another category already took it).
+  static let categoryRenames = ["Fresh Produce", "Sweets", "Herbs", "Freezer", "Drinks"]
+
   /// Ingredient names as typed or as recipe lines, each list one canonical ingredient.
   static let ingredients: [[String]] = [
     ["basil", "2 cups Fresh Basil", "fresh basil"],

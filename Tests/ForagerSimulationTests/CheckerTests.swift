@@ -41,21 +41,22 @@ import Testing
     #expect(sound.holds, "\(sound.text)")
   }
 
-  /// The counterexample the simulator found (first at seed 5 with 3,000 steps; under the
-  /// workload that clears and reassigns slots, at seed 11, shortest failing prefix 1,166
-  /// steps), crash rate 0.02, every restart from an old backup. Peers kept sending a restored
-  /// device deltas computed for its previous incarnation. One told it that a record's first
-  /// write was superseded, without the write that superseded it (the sender assumed it had
-  /// that one). When the superseding write was then lost with more restores, that knowledge
-  /// deleted the record everywhere (at seed 11 the recipe "Lentil soup.", created at step 97),
-  /// though it had been created and synced long before. Deltas now name the incarnation they
-  /// were computed for, and a restarted device discards those meant for an earlier one.
+  /// The counterexample the simulator found (first at seed 5 with 3,000 steps, shortest
+  /// failing prefix 370), crash rate 0.02, every restart from an old backup. Peers kept
+  /// sending a restored device deltas computed for its previous incarnation. One told it that a
+  /// record's first write was superseded, without the write that superseded it (the sender
+  /// assumed it had that one). When the superseding write was then lost with more restores,
+  /// that knowledge deleted the record everywhere, though it had been created and synced long
+  /// before. Deltas now name the incarnation they were computed for, and a restarted device
+  /// discards those meant for an earlier one. The workload has changed since (slots cleared
+  /// and reassigned, categories moved); the replay is now seed 8 cut at 53 steps, where the
+  /// fault deletes a recipe that a planned meal still names.
   static var restoredDeviceCase: SimulationConfiguration {
-    var configuration = SimulationConfiguration(seed: 11)
+    var configuration = SimulationConfiguration(seed: 8)
     configuration.steps = 3_000
     configuration.crashRate = 0.02
     configuration.amnesiaRate = 1
-    configuration.stopAfter = 1_166
+    configuration.stopAfter = 53
     return configuration
   }
 
@@ -70,12 +71,12 @@ import Testing
     configuration.fault = .trustsDeltasForEarlierIncarnations
     let report = Simulation.run(configuration)
     #expect(!report.holds)
+    // A record the household had is gone: missing at the end, or named by a record that
+    // survived it (found right after the merge that lost it).
     #expect(
       report.invariants.contains {
         !$0.holds
-          && $0.violations.contains {
-            $0.contains("recipe \"Lentil soup.\": recipe 68401341 is missing")
-          }
+          && $0.violations.contains { $0.contains("is missing") || $0.contains("does not exist") }
       }, "\(report.text)")
   }
 }
