@@ -14,6 +14,9 @@ enum HouseholdModel: CRDTModel {
   static let slots = [
     SlotKey(rawValue: "2024-12-10-breakfast")!, SlotKey(rawValue: "2024-12-11-dinner")!,
   ]
+  /// Names categories are renamed to besides the ones they are created with.
+  static let renamedCategoryNames = ["Milk", "milk ", "Herbs"]
+
   /// Names that show nothing: every operation that names a record refuses them.
   static let blankNames: Set<String> = ["", " \t", "\u{00A0}", "\u{3000}\u{200B}"]
   static let categoryNames =
@@ -46,6 +49,9 @@ enum HouseholdModel: CRDTModel {
   enum Operation: CustomStringConvertible, Sendable {
     case seedDefaults
     case createCategory(String)
+    /// Renames the `index`-th present category (in key order, modulo their number) to `name`:
+    /// a new spelling, a move to a new key, or a rename onto a taken name, which is refused.
+    case renameCategory(index: Int, to: String)
     case useIngredient(String)
     case addRecipe(String, id: RecipeID)
     case assign(recipeIndex: Int, slot: SlotKey)
@@ -60,6 +66,8 @@ enum HouseholdModel: CRDTModel {
       switch self {
       case .seedDefaults: "seed default categories"
       case .createCategory(let name): "category \(name.debugDescription)"
+      case .renameCategory(let index, let name):
+        "rename category #\(index) to \(name.debugDescription)"
       case .useIngredient(let name): "use \(name.debugDescription)"
       case .addRecipe(let title, let id):
         "recipe \(title.debugDescription) \(id.uuid.uuidString.suffix(8))"
@@ -94,7 +102,10 @@ enum HouseholdModel: CRDTModel {
   static func randomOperation(using random: inout SplitMix64) -> Operation {
     switch random.int(in: 0..<100) {
     case 0..<4: .seedDefaults
-    case 4..<20: .createCategory(random.pick(categoryNames))
+    case 4..<14: .createCategory(random.pick(categoryNames))
+    case 14..<20:
+      .renameCategory(
+        index: random.int(in: 0...7), to: random.pick(categoryNames + renamedCategoryNames))
     case 20..<36: .useIngredient(random.pick(ingredientNames))
     case 36..<46: .addRecipe(random.pick(recipeTitles), id: RecipeID(uuid: uuid(4, random.next())))
     // Two slots, often assigned and cleared: a slot cleared and assigned again while another
@@ -136,6 +147,23 @@ enum HouseholdModel: CRDTModel {
     {
       return
     }
+    if case .renameCategory(let index, let name) = operation {
+      // The outcome the specification predicts from the categories the device shows.
+      let keys = device.categories().map(\.key).sorted()
+      guard !keys.isEmpty else { return }
+      let before = device.state
+      do {
+        try device.renameCategory(keys[index % keys.count], to: name)
+        if blankNames.contains(name) { fatalError("\(operation) accepted a blank name") }
+      } catch {
+        switch error {
+        case .blankName, .categoryNameTaken:
+          if device.state != before { fatalError("\(operation) changed the state refusing") }
+        default: fatalError("\(operation) failed: \(error)")
+        }
+      }
+      return
+    }
     switch operation {
     case .createCategory(let name), .useIngredient(let name), .addItem(let name, _, _):
       if blankNames.contains(name) {
@@ -166,6 +194,7 @@ enum HouseholdModel: CRDTModel {
       switch operation {
       case .seedDefaults: try device.seedDefaultCategories()
       case .createCategory(let name): try device.getOrCreateCategory(displayName: name)
+      case .renameCategory: break  // `perform` renames, and checks the refusals.
       case .useIngredient(let name): try device.recordUse(ofIngredient: name)
       case .addRecipe(let title, let id): try device.addRecipe(title: title, id: id)
       case .assign(let index, let slot):
@@ -224,16 +253,10 @@ enum HouseholdModel: CRDTModel {
     var observation = Observation()
     for event in events {
       switch event.operation {
-      case .seedDefaults:
-        for name in HouseholdReplica.defaultCategoryNames {
-          observation.categories.insert(CategoryKey(normalizing: name))
-        }
-      case .createCategory(let name) where blankNames.contains(name):
+      case .seedDefaults, .createCategory, .renameCategory:
         break
       case .useIngredient(let name) where blankNames.contains(name):
         break
-      case .createCategory(let name):
-        observation.categories.insert(CategoryKey(normalizing: name))
       case .useIngredient(let name):
         observation.usage[IngredientKey(normalizing: name), default: 0] += 1
       case .addRecipe(let title, _):
@@ -253,10 +276,97 @@ enum HouseholdModel: CRDTModel {
         break
       }
     }
+    observation.categories = categorySpecification(of: events).live
     observation.slots = slotSpecification(of: events)
     observation.recipeTitles.sort()
     observation.items.sort()
     return observation
+  }
+
+  /// The categories a device that has seen `events` shows, and where moved keys lead.
+  ///
+  /// Each category key is an add-wins key of the map of categories: it is present when some
+  /// event that wrote it (a create, a new spelling, a move to it) is observed by no later event
+  /// on it, a move away included. What an event did follows from what its device showed: the
+  /// specification of the events it had seen. A create finds a category by its key or through
+  /// the moves; a rename onto another category's name is refused; moves of one key keep the
+  /// latest (a rename's stamp is its device's first tick after the event's timestamp, so moves
+  /// order as their events do).
+  struct Categories {
+    var live: Set<CategoryKey> = []
+    var moves: [CategoryKey: (target: CategoryKey, timestamp: HybridTimestamp)] = [:]
+
+    func resolved(_ key: CategoryKey) -> CategoryKey? {
+      var current = key
+      for _ in 0...moves.count {
+        if live.contains(current) { return current }
+        guard let next = moves[current]?.target else { return nil }
+        current = next
+      }
+      return nil
+    }
+  }
+
+  static func categorySpecification(of events: [Event<Operation>]) -> Categories {
+    let byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
+    /// Per event: the keys it wrote, the key it removed, the move it recorded.
+    typealias Effect = (
+      writes: Set<CategoryKey>, removes: CategoryKey?, move: (CategoryKey, CategoryKey)?
+    )
+    var effects: [Int: Effect] = [:]
+
+    func categories(after seen: [Event<Operation>]) -> Categories {
+      var result = Categories()
+      let touching = seen.map { ($0, effect(of: $0)) }
+      var keys: Set<CategoryKey> = []
+      for (_, effect) in touching {
+        keys.formUnion(effect.writes)
+        if let removed = effect.removes { keys.insert(removed) }
+      }
+      // Concurrent moves of one key: the one with the greatest timestamp.
+      for (event, effect) in touching {
+        guard let (from, to) = effect.move else { continue }
+        if result.moves[from].map({ event.timestamp > $0.timestamp }) ?? true {
+          result.moves[from] = (to, event.timestamp)
+        }
+      }
+      for key in keys {
+        let onKey = touching.filter { $0.1.writes.contains(key) || $0.1.removes == key }.map(\.0)
+        if onKey.maximal().contains(where: { effect(of: $0).writes.contains(key) }) {
+          result.live.insert(key)
+        }
+      }
+      return result
+    }
+
+    func effect(of event: Event<Operation>) -> Effect {
+      if let known = effects[event.id] { return known }
+      let view = categories(after: event.observed.sorted().compactMap { byID[$0] })
+      var result: Effect = ([], nil, nil)
+      func create(_ name: String) {
+        let key = CategoryKey(normalizing: name)
+        if view.resolved(key) == nil, !result.writes.contains(key) { result.writes.insert(key) }
+      }
+      switch event.operation {
+      case .seedDefaults: HouseholdReplica.defaultCategoryNames.forEach(create)
+      case .createCategory(let name) where !blankNames.contains(name): create(name)
+      case .renameCategory(let index, let name) where !blankNames.contains(name):
+        let keys = view.live.sorted()
+        guard !keys.isEmpty else { break }
+        let from = keys[index % keys.count]
+        let target = CategoryKey(normalizing: name)
+        if target == from {
+          result.writes = [from]
+        } else if view.resolved(target).map({ $0 == from }) ?? true {
+          result = ([target], from, (from, target))
+        }
+      default: break
+      }
+      effects[event.id] = result
+      return result
+    }
+
+    return categories(after: events)
   }
 
   /// A slot's meal is a register nested in the map of meals: an assignment replaces the
