@@ -33,6 +33,16 @@ enum HouseholdModel: CRDTModel {
     ] + blankNames.sorted()
   static let recipeTitles = ["Banana Bread", "banana bread!", "Pancakes", "Waffles"]
 
+  /// A recipe's ingredient lines, blank ones included (adding its items skips them).
+  static func lines(of title: String) -> [String] {
+    switch title {
+    case "Banana Bread": ["200g flour", " \t", "bay leaves"]
+    case "Pancakes": ["2 cups Fresh Basil", ""]
+    case "Waffles": ["salt"]
+    default: []
+    }
+  }
+
   static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
     var bytes = [UInt8](repeating: 0, count: 16)
     for index in 0..<8 {
@@ -54,6 +64,10 @@ enum HouseholdModel: CRDTModel {
     case renameCategory(index: Int, to: String)
     case useIngredient(String)
     case addRecipe(String, id: RecipeID)
+    /// Counts a use of the `index`-th recipe the device knows (by id, modulo their number).
+    case useRecipe(index: Int)
+    /// Adds the `index`-th known recipe's ingredient lines to a list, counting a use.
+    case addRecipeItems(index: Int, list: WeeklyListID)
     case assign(recipeIndex: Int, slot: SlotKey)
     case clearSlot(SlotKey)
     /// Clears the slot, then assigns a recipe to it: the meal is created anew.
@@ -69,6 +83,9 @@ enum HouseholdModel: CRDTModel {
       case .renameCategory(let index, let name):
         "rename category #\(index) to \(name.debugDescription)"
       case .useIngredient(let name): "use \(name.debugDescription)"
+      case .useRecipe(let index): "cook recipe #\(index)"
+      case .addRecipeItems(let index, let list):
+        "add recipe #\(index)'s items to list \(HouseholdModel.lists.firstIndex(of: list)!)"
       case .addRecipe(let title, let id):
         "recipe \(title.debugDescription) \(id.uuid.uuidString.suffix(8))"
       case .assign(let index, let slot): "assign recipe #\(index) to \(slot)"
@@ -86,13 +103,15 @@ enum HouseholdModel: CRDTModel {
     var categories: Set<CategoryKey> = []
     var usage: [IngredientKey: UInt64] = [:]
     var recipeTitles: [String] = []
+    /// Uses of each recipe used at least once, summed over devices.
+    var recipeUses: [RecipeID: UInt64] = [:]
     /// Per slot, the recipes that survive (the winner and the conflicting ones), sorted: which
     /// one wins depends on the device's clock ticks, and the register's own model checks that.
     var slots: [SlotKey: [RecipeID]] = [:]
     var items: [String] = []
 
     var description: String {
-      "categories \(categories.map(\.rawValue).sorted()), usage \(usage.map { "\($0.key)=\($0.value)" }.sorted()), recipes \(recipeTitles), slots \(slots.map { "\($0.key)=\($0.value.map { $0.uuid.uuidString.suffix(8) })" }.sorted()), items \(items)"
+      "categories \(categories.map(\.rawValue).sorted()), usage \(usage.map { "\($0.key)=\($0.value)" }.sorted()), recipes \(recipeTitles), recipe uses \(recipeUses.map { "\($0.key.uuid.uuidString.suffix(8))=\($0.value)" }.sorted()), slots \(slots.map { "\($0.key)=\($0.value.map { $0.uuid.uuidString.suffix(8) })" }.sorted()), items \(items)"
     }
   }
 
@@ -107,7 +126,9 @@ enum HouseholdModel: CRDTModel {
       .renameCategory(
         index: random.int(in: 0...7), to: random.pick(categoryNames + renamedCategoryNames))
     case 20..<36: .useIngredient(random.pick(ingredientNames))
-    case 36..<46: .addRecipe(random.pick(recipeTitles), id: RecipeID(uuid: uuid(4, random.next())))
+    case 36..<42: .addRecipe(random.pick(recipeTitles), id: RecipeID(uuid: uuid(4, random.next())))
+    case 42..<44: .useRecipe(index: random.int(in: 0...3))
+    case 44..<46: .addRecipeItems(index: random.int(in: 0...3), list: random.pick(lists))
     // Two slots, often assigned and cleared: a slot cleared and assigned again while another
     // device assigns it is how a nested register lost an assignment (ADR 0011).
     case 46..<56: .assign(recipeIndex: random.int(in: 0...3), slot: random.pick(slots))
@@ -196,7 +217,16 @@ enum HouseholdModel: CRDTModel {
       case .createCategory(let name): try device.getOrCreateCategory(displayName: name)
       case .renameCategory: break  // `perform` renames, and checks the refusals.
       case .useIngredient(let name): try device.recordUse(ofIngredient: name)
-      case .addRecipe(let title, let id): try device.addRecipe(title: title, id: id)
+      case .addRecipe(let title, let id):
+        try device.addRecipe(title: title, ingredientLines: lines(of: title), id: id)
+      case .useRecipe(let index):
+        let known = device.recipes().map(\.id).sorted()
+        if !known.isEmpty { try device.recordUse(ofRecipe: known[index % known.count]) }
+      case .addRecipeItems(let index, let list):
+        let known = device.recipes().map(\.id).sorted()
+        if !known.isEmpty, device.weeklyLists().contains(where: { $0.id == list }) {
+          try device.addItems(fromRecipe: known[index % known.count], to: list)
+        }
       case .assign(let index, let slot):
         let known = device.recipes().map(\.id).sorted()
         if !known.isEmpty {
@@ -221,6 +251,9 @@ enum HouseholdModel: CRDTModel {
     observation.usage = Dictionary(
       uniqueKeysWithValues: device.ingredients().map { ($0.key, $0.usageCount) })
     observation.recipeTitles = device.recipes().map(\.displayName).sorted()
+    for recipe in device.recipes() where recipe.usageCount > 0 {
+      observation.recipeUses[recipe.id] = recipe.usageCount
+    }
     for meal in device.plannedMeals() {
       observation.slots[meal.slot] = ([meal.recipe].compactMap { $0 } + meal.conflictingRecipes)
         .sorted()
@@ -250,6 +283,14 @@ enum HouseholdModel: CRDTModel {
       }
     }
 
+    /// The `index`-th recipe (by id) among those the event's device had seen added.
+    func knownRecipe(_ index: Int, by event: Event<Operation>) -> (id: RecipeID, title: String)? {
+      let known = seen(by: event).compactMap { seen -> (id: RecipeID, title: String)? in
+        if case .addRecipe(let title, let id) = seen.operation { (id, title) } else { nil }
+      }.sorted { $0.id < $1.id }
+      return known.isEmpty ? nil : known[index % known.count]
+    }
+
     var observation = Observation()
     for event in events {
       switch event.operation {
@@ -261,6 +302,20 @@ enum HouseholdModel: CRDTModel {
         observation.usage[IngredientKey(normalizing: name), default: 0] += 1
       case .addRecipe(let title, _):
         observation.recipeTitles.append(title)
+      case .useRecipe(let index):
+        if let recipe = knownRecipe(index, by: event) {
+          observation.recipeUses[recipe.id, default: 0] += 1
+        }
+      case .addRecipeItems(let index, let list):
+        guard let recipe = knownRecipe(index, by: event), listIsPresent(list, in: seen(by: event))
+        else { break }
+        observation.recipeUses[recipe.id, default: 0] += 1
+        // Blank lines name no ingredient and are skipped.
+        for line in lines(of: recipe.title) where !blankNames.contains(line) {
+          let template = IngredientKey(normalizing: line)
+          if observation.usage[template] == nil { observation.usage[template] = 0 }
+          if listIsPresent(list, in: events) { observation.items.append(line) }
+        }
       case .assign, .clearSlot, .reassign:
         break
       case .addItem(let text, _, _) where blankNames.contains(text):
