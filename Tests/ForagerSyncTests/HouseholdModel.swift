@@ -11,6 +11,10 @@ enum HouseholdModel: CRDTModel {
   static let household = HouseholdID(uuid: uuid(1, 1))
   static let member = MemberID(uuid: uuid(2, 2))
   static let lists = (0..<3).map { WeeklyListID(uuid: uuid(3, UInt64($0))) }
+  /// One meal plan per slot: every assignment to a slot goes into its plan, so the meal's
+  /// plan never changes and a deleted plan hides the slot.
+  static let plans = (0..<2).map { MealPlanID(uuid: uuid(6, UInt64($0))) }
+  static func plan(of slot: SlotKey) -> MealPlanID { plans[slots.firstIndex(of: slot)!] }
   static let slots = [
     SlotKey(rawValue: "2024-12-10-breakfast")!, SlotKey(rawValue: "2024-12-11-dinner")!,
   ]
@@ -73,6 +77,8 @@ enum HouseholdModel: CRDTModel {
     /// Clears the slot, then assigns a recipe to it: the meal is created anew.
     case reassign(recipeIndex: Int, slot: SlotKey)
     case createList(WeeklyListID)
+    case createPlan(MealPlanID)
+    case deletePlan(MealPlanID)
     case addItem(String, list: WeeklyListID, id: GroceryItemID)
     case deleteList(WeeklyListID)
 
@@ -92,6 +98,8 @@ enum HouseholdModel: CRDTModel {
       case .clearSlot(let slot): "clear \(slot)"
       case .reassign(let index, let slot): "clear \(slot), then assign recipe #\(index)"
       case .createList(let id): "create list \(HouseholdModel.lists.firstIndex(of: id)!)"
+      case .createPlan(let id): "create plan \(HouseholdModel.plans.firstIndex(of: id)!)"
+      case .deletePlan(let id): "delete plan \(HouseholdModel.plans.firstIndex(of: id)!)"
       case .addItem(let text, let list, _):
         "add \(text.debugDescription) to list \(HouseholdModel.lists.firstIndex(of: list)!)"
       case .deleteList(let id): "delete list \(HouseholdModel.lists.firstIndex(of: id)!)"
@@ -134,7 +142,9 @@ enum HouseholdModel: CRDTModel {
     case 46..<56: .assign(recipeIndex: random.int(in: 0...3), slot: random.pick(slots))
     case 56..<60: .clearSlot(random.pick(slots))
     case 60..<67: .reassign(recipeIndex: random.int(in: 0...3), slot: random.pick(slots))
-    case 67..<75: .createList(random.pick(lists))
+    case 67..<71: .createList(random.pick(lists))
+    case 71..<74: .createPlan(random.pick(plans))
+    case 74..<75: .deletePlan(random.pick(plans))
     case 75..<93:
       .addItem(
         random.pick(ingredientNames), list: random.pick(lists),
@@ -229,14 +239,17 @@ enum HouseholdModel: CRDTModel {
         }
       case .assign(let index, let slot):
         let known = device.recipes().map(\.id).sorted()
-        if !known.isEmpty {
-          try device.assignRecipe(known[index % known.count], to: slot, replacing: true)
+        if !known.isEmpty, device.mealPlans().contains(where: { $0.id == plan(of: slot) }) {
+          try device.assignRecipe(
+            known[index % known.count], to: slot, in: plan(of: slot), replacing: true)
         }
       case .clearSlot(let slot): try device.clearSlot(slot)
       case .reassign(let index, let slot):
         try device.clearSlot(slot)
         try performChecked(.assign(recipeIndex: index, slot: slot), on: &device)
       case .createList(let id): try device.createWeeklyList(name: "List", id: id)
+      case .createPlan(let id): try device.createMealPlan(name: "Plan", id: id)
+      case .deletePlan(let id): try device.deleteMealPlan(id)
       case .addItem(let text, let list, let id): try device.addItem(text, to: list, id: id)
       case .deleteList(let id): try device.deleteWeeklyList(id)
       }
@@ -327,7 +340,7 @@ enum HouseholdModel: CRDTModel {
           if observation.usage[template] == nil { observation.usage[template] = 0 }
           if listIsPresent(list, in: events) { observation.items.append(text) }
         }
-      case .createList, .deleteList:
+      case .createList, .deleteList, .createPlan, .deletePlan:
         break
       }
     }
@@ -429,16 +442,17 @@ enum HouseholdModel: CRDTModel {
   /// assignments that survive show (ADR 0011's shared-context rule).
   static func slotSpecification(of events: [Event<Operation>]) -> [SlotKey: [RecipeID]] {
     let byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
-    func knowsARecipe(_ event: Event<Operation>) -> Bool {
-      event.observed.contains {
-        if case .addRecipe = byID[$0]?.operation { true } else { false }
-      }
+    /// Whether the event's device could assign `slot`: it knew a recipe and the slot's plan.
+    func canAssign(_ slot: SlotKey, by event: Event<Operation>) -> Bool {
+      let seen = event.observed.compactMap { byID[$0] }
+      return planIsPresent(plan(of: slot), in: seen)
+        && seen.contains { if case .addRecipe = $0.operation { true } else { false } }
     }
     let slotEvents = events.compactMap { event -> Event<Operation>? in
       switch event.operation {
       case .assign, .clearSlot: return event
-      // With no recipe to assign, clearing is all a reassignment does.
-      case .reassign(_, let slot) where !knowsARecipe(event):
+      // With nothing to assign, clearing is all a reassignment does.
+      case .reassign(_, let slot) where !canAssign(slot, by: event):
         return Event(
           id: event.id, replica: event.replica, operation: .clearSlot(slot),
           timestamp: event.timestamp, observed: event.observed)
@@ -457,27 +471,43 @@ enum HouseholdModel: CRDTModel {
       isRemoval: { if case .clearSlot = $0 { true } else { false } },
       write: { event, past -> CausalItems<RecipeID>? in
         let index: Int
+        let slot: SlotKey
         var past = past
         switch event.operation {
-        case .assign(let assigned, _): index = assigned
+        case .assign(let assigned, let assignedSlot): (index, slot) = (assigned, assignedSlot)
         // Clearing first leaves nothing of the slot to start from.
-        case .reassign(let assigned, _):
-          index = assigned
+        case .reassign(let assigned, let assignedSlot):
+          (index, slot) = (assigned, assignedSlot)
           past = nil
         default: return nil
         }
+        guard canAssign(slot, by: event) else { return nil }
         let known = event.observed.compactMap { id -> RecipeID? in
           if case .addRecipe(_, let recipe) = byID[id]?.operation { recipe } else { nil }
         }.sorted()
-        guard !known.isEmpty else { return nil }
         return (past ?? CausalItems()).replacing(
           where: { _ in true }, with: known[index % known.count], by: event.id)
       })
     var result: [SlotKey: [RecipeID]] = [:]
-    for (slot, store) in stores {
+    // A meal whose plan was deleted is hidden (cascade at read time).
+    for (slot, store) in stores where planIsPresent(plan(of: SlotKey(rawValue: slot)!), in: events)
+    {
       result[SlotKey(rawValue: slot)!] = store.live.values.sorted()
     }
     return result
+  }
+
+  /// A plan is present when a create of it has not been observed by a delete of it (add-wins).
+  static func planIsPresent(_ plan: MealPlanID, in history: [Event<Operation>]) -> Bool {
+    history.contains { create in
+      guard case .createPlan(let id) = create.operation, id == plan else { return false }
+      return !history.contains { delete in
+        if case .deletePlan(let deleted) = delete.operation, deleted == plan {
+          return create.isObserved(by: delete)
+        }
+        return false
+      }
+    }
   }
 
   static func isLessThanOrEqual(_ a: HouseholdState, _ b: HouseholdState) -> Bool {

@@ -11,10 +11,15 @@ public enum SlotAssignment: Hashable, Sendable {
 
 extension HouseholdReplica {
   /// Creates a meal plan. Plans have no uniqueness ("This Week", "Meal Prep Ideas").
+  ///
+  /// - Parameter id: The plan's id; a fresh one by default (an import or a test names its
+  ///   own, as for weekly lists).
   @discardableResult
-  public mutating func createMealPlan(name: String) throws(HouseholdError) -> MealPlan {
+  public mutating func createMealPlan(name: String, id: MealPlanID = MealPlanID())
+    throws(HouseholdError) -> MealPlan
+  {
     try requireOpen()
-    let plan = MealPlan(id: MealPlanID(), name: name, creation: creation())
+    let plan = MealPlan(id: id, name: name, creation: creation())
     state.plans.set(plan.id, to: plan, by: replicaID)
     return plan
   }
