@@ -283,17 +283,10 @@ enum HouseholdModel: CRDTModel {
       event.observed.compactMap { byID[$0] }
     }
 
-    /// A list is present when a create of it has not been observed by a delete of it (add-wins).
     func listIsPresent(_ list: WeeklyListID, in history: [Event<Operation>]) -> Bool {
-      history.contains { create in
-        guard case .createList(let id) = create.operation, id == list else { return false }
-        return !history.contains { delete in
-          if case .deleteList(let deleted) = delete.operation, deleted == list {
-            return create.isObserved(by: delete)
-          }
-          return false
-        }
-      }
+      isPresent(
+        in: history, created: { if case .createList(list) = $0 { true } else { false } },
+        deleted: { if case .deleteList(list) = $0 { true } else { false } })
     }
 
     /// The `index`-th recipe (by id) among those the event's device had seen added.
@@ -497,16 +490,20 @@ enum HouseholdModel: CRDTModel {
     return result
   }
 
-  /// A plan is present when a create of it has not been observed by a delete of it (add-wins).
   static func planIsPresent(_ plan: MealPlanID, in history: [Event<Operation>]) -> Bool {
+    isPresent(
+      in: history, created: { if case .createPlan(plan) = $0 { true } else { false } },
+      deleted: { if case .deletePlan(plan) = $0 { true } else { false } })
+  }
+
+  /// A list or plan is present when a create of it has not been observed by a delete of it
+  /// (add-wins).
+  static func isPresent(
+    in history: [Event<Operation>], created: (Operation) -> Bool, deleted: (Operation) -> Bool
+  ) -> Bool {
     history.contains { create in
-      guard case .createPlan(let id) = create.operation, id == plan else { return false }
-      return !history.contains { delete in
-        if case .deletePlan(let deleted) = delete.operation, deleted == plan {
-          return create.isObserved(by: delete)
-        }
-        return false
-      }
+      created(create.operation)
+        && !history.contains { deleted($0.operation) && create.isObserved(by: $0) }
     }
   }
 
