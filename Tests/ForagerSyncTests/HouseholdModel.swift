@@ -15,6 +15,7 @@ enum HouseholdModel: CRDTModel {
   /// plan never changes and a deleted plan hides the slot.
   static let plans = (0..<2).map { MealPlanID(uuid: uuid(6, UInt64($0))) }
   static func plan(of slot: SlotKey) -> MealPlanID { plans[slots.firstIndex(of: slot)!] }
+  static let guests = (0..<2).map { MemberID(uuid: uuid(7, UInt64($0))) }
   static let slots = [
     SlotKey(rawValue: "2024-12-10-breakfast")!, SlotKey(rawValue: "2024-12-11-dinner")!,
   ]
@@ -79,6 +80,11 @@ enum HouseholdModel: CRDTModel {
     case createList(WeeklyListID)
     case createPlan(MealPlanID)
     case deletePlan(MealPlanID)
+    /// The owner adds a guest (again, if present), or removes one the device shows.
+    case addGuest(MemberID)
+    case removeGuest(MemberID)
+    /// The owner tries to leave, which must be refused with nothing changed.
+    case leave
     case addItem(String, list: WeeklyListID, id: GroceryItemID)
     case deleteList(WeeklyListID)
 
@@ -100,6 +106,9 @@ enum HouseholdModel: CRDTModel {
       case .createList(let id): "create list \(HouseholdModel.lists.firstIndex(of: id)!)"
       case .createPlan(let id): "create plan \(HouseholdModel.plans.firstIndex(of: id)!)"
       case .deletePlan(let id): "delete plan \(HouseholdModel.plans.firstIndex(of: id)!)"
+      case .addGuest(let id): "add guest \(HouseholdModel.guests.firstIndex(of: id)!)"
+      case .removeGuest(let id): "remove guest \(HouseholdModel.guests.firstIndex(of: id)!)"
+      case .leave: "the owner tries to leave"
       case .addItem(let text, let list, _):
         "add \(text.debugDescription) to list \(HouseholdModel.lists.firstIndex(of: list)!)"
       case .deleteList(let id): "delete list \(HouseholdModel.lists.firstIndex(of: id)!)"
@@ -109,6 +118,7 @@ enum HouseholdModel: CRDTModel {
 
   struct Observation: Equatable, CustomStringConvertible {
     var categories: Set<CategoryKey> = []
+    var members: Set<MemberID> = []
     var usage: [IngredientKey: UInt64] = [:]
     var recipeTitles: [String] = []
     /// Uses of each recipe used at least once, summed over devices.
@@ -119,12 +129,19 @@ enum HouseholdModel: CRDTModel {
     var items: [String] = []
 
     var description: String {
-      "categories \(categories.map(\.rawValue).sorted()), usage \(usage.map { "\($0.key)=\($0.value)" }.sorted()), recipes \(recipeTitles), recipe uses \(recipeUses.map { "\($0.key.uuid.uuidString.suffix(8))=\($0.value)" }.sorted()), slots \(slots.map { "\($0.key)=\($0.value.map { $0.uuid.uuidString.suffix(8) })" }.sorted()), items \(items)"
+      "categories \(categories.map(\.rawValue).sorted()), members \(members.count), usage \(usage.map { "\($0.key)=\($0.value)" }.sorted()), recipes \(recipeTitles), recipe uses \(recipeUses.map { "\($0.key.uuid.uuidString.suffix(8))=\($0.value)" }.sorted()), slots \(slots.map { "\($0.key)=\($0.value.map { $0.uuid.uuidString.suffix(8) })" }.sorted()), items \(items)"
     }
   }
 
   static let name = "Household"
-  static func makeInitial() -> HouseholdState { HouseholdState(householdID: household) }
+  /// Every device starts from the same household, created by a founding device before the
+  /// scenario (older than any of its stamps); every device acts for the owner.
+  static let initialState = HouseholdReplica.create(
+    household: household, owner: member, ownerName: "Owner", replica: "founder",
+    // At 1 ms: a stamp at 0 ms could tie with the registers' initial stamp and lose to it.
+    wallClock: .fixed(1)
+  ).state
+  static func makeInitial() -> HouseholdState { initialState }
 
   static func randomOperation(using random: inout SplitMix64) -> Operation {
     switch random.int(in: 0..<100) {
@@ -149,6 +166,9 @@ enum HouseholdModel: CRDTModel {
       .addItem(
         random.pick(ingredientNames), list: random.pick(lists),
         id: GroceryItemID(uuid: uuid(5, random.next())))
+    case 93..<96: .deleteList(random.pick(lists))
+    case 96..<98: .addGuest(random.pick(guests))
+    case 98..<100: random.chance(0.8) ? .removeGuest(random.pick(guests)) : .leave
     default: .deleteList(random.pick(lists))
     }
   }
@@ -250,6 +270,24 @@ enum HouseholdModel: CRDTModel {
       case .createList(let id): try device.createWeeklyList(name: "List", id: id)
       case .createPlan(let id): try device.createMealPlan(name: "Plan", id: id)
       case .deletePlan(let id): try device.deleteMealPlan(id)
+      // Other tests drive these operations on states without an owner: only an owner acts.
+      case .addGuest(let id):
+        if device.owner == member { try device.addMember(id, name: "Guest") }
+      case .removeGuest(let id):
+        if device.owner == member, device.members().contains(where: { $0.id == id }) {
+          try device.removeMember(id)
+        }
+      case .leave:
+        guard device.owner == member else { break }
+        let before = device.state
+        do {
+          try device.leave()
+          fatalError("the owner left")
+        } catch {
+          guard error == .ownerCannotLeave(member), device.state == before else {
+            fatalError("leaving was refused with \(error) or changed the state")
+          }
+        }
       case .addItem(let text, let list, let id): try device.addItem(text, to: list, id: id)
       case .deleteList(let id): try device.deleteWeeklyList(id)
       }
@@ -261,6 +299,7 @@ enum HouseholdModel: CRDTModel {
       state: state, member: member, clock: HybridClock(replica: "observer"))
     var observation = Observation()
     observation.categories = Set(device.categories().map(\.key))
+    observation.members = Set(device.members().map(\.id))
     observation.usage = Dictionary(
       uniqueKeysWithValues: device.ingredients().map { ($0.key, $0.usageCount) })
     observation.recipeTitles = device.recipes().map(\.displayName).sorted()
@@ -333,11 +372,19 @@ enum HouseholdModel: CRDTModel {
           if observation.usage[template] == nil { observation.usage[template] = 0 }
           if listIsPresent(list, in: events) { observation.items.append(text) }
         }
-      case .createList, .deleteList, .createPlan, .deletePlan:
+      case .createList, .deleteList, .createPlan, .deletePlan, .addGuest, .removeGuest, .leave:
         break
       }
     }
     observation.categories = categorySpecification(of: events).live
+    // The owner, and each guest an add of whom no removal has observed (add-wins).
+    observation.members = Set(
+      [member]
+        + guests.filter { guest in
+          isPresent(
+            in: events, created: { if case .addGuest(guest) = $0 { true } else { false } },
+            deleted: { if case .removeGuest(guest) = $0 { true } else { false } })
+        })
     observation.slots = slotSpecification(of: events)
     observation.recipeTitles.sort()
     observation.items.sort()
