@@ -134,6 +134,11 @@ public struct ReplicaScenario<Model: CRDTModel> {
         let before = states[index]
         let delta = Model.apply(
           operation, to: &states[index], replica: replicas[index], timestamp: timestamp)
+        // The replica's clock has seen what its own write stamped, as a device's clock does, so
+        // its next event is stamped after all of it.
+        if let stamp = Model.greatestTimestamp(of: states[index]) {
+          try! clocks[index].observe(stamp)
+        }
         events.append(
           Event(
             id: events.count, replica: replicas[index], operation: operation, timestamp: timestamp,

@@ -398,8 +398,9 @@ enum HouseholdModel: CRDTModel {
   /// on it, a move away included. What an event did follows from what its device showed: the
   /// specification of the events it had seen. A create finds a category by its key or through
   /// the moves; a rename onto another category's name is refused; moves of one key keep the
-  /// latest (a rename's stamp is its device's first tick after the event's timestamp, so moves
-  /// order as their events do).
+  /// latest (a rename's stamp is its device's first tick after the event's timestamp, which
+  /// the scenario's clock draws after every stamp the device holds, so moves order as their
+  /// events do).
   struct Categories {
     var live: Set<CategoryKey> = []
     var moves: [CategoryKey: (target: CategoryKey, timestamp: HybridTimestamp)] = [:]
