@@ -45,17 +45,15 @@ extension HouseholdState {
       if IngredientKey(normalizing: key.rawValue, version: normalizerVersion) != key {
         problems.append("template key \(key) is not its own canonical name")
       }
+      if let category = template.categoryKey, resolvedCategory(category) == nil {
+        problems.append("template \(key) names category \(category), which does not exist")
+      }
     }
     for slot in meals.keys {
       let meal = meals[slot]!
       if meal.slot != slot { problems.append("planned meal \(meal.slot) stored under \(slot)") }
       for write in meal.assignment.writes where !recipes.contains(write.value) {
         problems.append("planned meal \(slot) names recipe \(write.value), which does not exist")
-      }
-    }
-    for key in ingredients.keys {
-      if let category = ingredients[key]!.categoryKey, resolvedCategory(category) == nil {
-        problems.append("template \(key) names category \(category), which does not exist")
       }
     }
     for id in items.keys {
