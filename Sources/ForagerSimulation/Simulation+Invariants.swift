@@ -134,12 +134,39 @@ extension Simulation {
             records: [write.record], devices: [write.device]))
       }
     }
+    found += unwrittenFieldValues(in: finals)
     let lost = lostToRestore.count
     let detail =
       "\(writes.count - lost) of \(writes.count) writes checked, "
       + (lost > 0 ? "\(lost) lost with unsynced state on restore from backup, " : "")
       + "\(removals.count) removals checked through the writes they removed"
     return (found, detail)
+  }
+
+  /// Each field a logged write set holds a value someone wrote: a logged write's, or the
+  /// default no one chose (stamped at genesis). A creation that stamped its defaults as a
+  /// write would pass the check above (its stamp is later) while a choice was lost to it.
+  private func unwrittenFieldValues(in finals: [HouseholdState]) -> [Violation] {
+    var written: [[FieldRef: Set<HybridTimestamp>]] = finals.map { _ in [:] }
+    for write in writes {
+      if case .field(let field, let stamp, _) = write.effect {
+        written[write.household][field, default: []].insert(stamp)
+      }
+    }
+    var found: [Violation] = []
+    for (household, fields) in written.enumerated() {
+      for (field, stamps) in fields.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+        guard let (stamp, value) = finals[household].field(field),
+          stamp != HouseholdState.genesis, !stamps.contains(stamp)
+        else { continue }
+        found.append(
+          Violation(
+            text:
+              "\(field) holds \(value.debugDescription) at \(stamp), which no logged write made",
+            records: [field.record]))
+      }
+    }
+    return found
   }
 
   /// Each counter's contribution from each replica equals that replica's logged increments;

@@ -91,9 +91,11 @@ import Testing
         outcomes[Self.kind(of: error.problem), default: 0] += 1
       }
     }
-    // Every stage of the reader must be reached, or the test proves little.
+    // Every stage of the reader must be reached, or the test proves little. Byte mutations
+    // that leave a file decodable are the rarest, about 1.0–1.3% of cases: the bound is half
+    // of that, so that a random seed does not fail by chance.
     for stage in ["decoded", "checksum", "malformed", "invalid content"] {
-      #expect(outcomes[stage, default: 0] >= iterations / 100, "seed \(seed): \(outcomes)")
+      #expect(outcomes[stage, default: 0] >= iterations / 200, "seed \(seed): \(outcomes)")
     }
   }
 

@@ -33,7 +33,7 @@ public struct HouseholdState: Equatable, Codable, Sendable {
   package private(set) var categoryMoves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
 
   /// The stamp of the initial, empty registers: older than any real write, the same everywhere.
-  static let genesis = HybridTimestamp(wallMilliseconds: 0, replica: "genesis")
+  package static let genesis = HybridTimestamp(wallMilliseconds: 0, replica: "genesis")
 
   /// An empty state of `householdID`, keyed with the current normalizer.
   public init(householdID: HouseholdID) {

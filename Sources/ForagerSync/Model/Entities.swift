@@ -32,7 +32,7 @@ public struct Category: HouseholdRecord {
     self.creation = creation
     name = LWWRegister(displayName, at: creation.timestamp)
     order = LWWRegister(sortOrder, at: creation.timestamp)
-    scope = LWWRegister(.household, at: creation.timestamp)
+    scope = LWWRegister(unchosen: .household)
   }
 
   /// The name as a person wrote it (ADR-4); the last write wins.
@@ -68,10 +68,10 @@ public struct IngredientTemplate: HouseholdRecord {
     self.key = key
     self.creation = creation
     name = LWWRegister(displayName, at: creation.timestamp)
-    staple = LWWRegister(false, at: creation.timestamp)
-    self.category = LWWRegister(category, at: creation.timestamp)
+    staple = LWWRegister(unchosen: false)
+    self.category = LWWRegister(category, chosenAt: creation.timestamp)
     uses = GCounter()
-    scope = LWWRegister(.household, at: creation.timestamp)
+    scope = LWWRegister(unchosen: .household)
   }
 
   public var displayName: String { name.value }
@@ -113,7 +113,7 @@ public struct Recipe: HouseholdRecord {
     self.title = LWWRegister(title, at: creation.timestamp)
     lines = LWWRegister(ingredientLines, at: creation.timestamp)
     uses = GCounter()
-    scope = LWWRegister(.household, at: creation.timestamp)
+    scope = LWWRegister(unchosen: .household)
   }
 
   public var displayName: String { title.value }
@@ -149,7 +149,7 @@ public struct NamedContainer<ID: UUIDIdentifier>: HouseholdRecord {
     self.id = id
     self.creation = creation
     self.name = LWWRegister(name, at: creation.timestamp)
-    scope = LWWRegister(.household, at: creation.timestamp)
+    scope = LWWRegister(unchosen: .household)
   }
 
   public var displayName: String { name.value }
@@ -192,10 +192,10 @@ public struct GroceryListItem: HouseholdRecord {
     self.source = source
     self.creation = creation
     self.template = LWWRegister(template, at: creation.timestamp)
-    self.category = LWWRegister(category, at: creation.timestamp)
+    self.category = LWWRegister(category, chosenAt: creation.timestamp)
     self.text = LWWRegister(text, at: creation.timestamp)
-    checked = LWWRegister(false, at: creation.timestamp)
-    scope = LWWRegister(.household, at: creation.timestamp)
+    checked = LWWRegister(unchosen: false)
+    scope = LWWRegister(unchosen: .household)
   }
 
   /// The line as written, quantity included ("2 cups flour").
@@ -235,8 +235,8 @@ public struct PlannedMeal: HouseholdRecord {
     self.slot = slot
     self.creation = creation
     assignment = MVRegister()
-    self.plan = LWWRegister(plan, at: creation.timestamp)
-    scope = LWWRegister(.household, at: creation.timestamp)
+    self.plan = LWWRegister(plan, chosenAt: creation.timestamp)
+    scope = LWWRegister(unchosen: .household)
   }
 
   /// The recipe in the slot: the winner of concurrent assignments; `nil` when empty.
