@@ -44,8 +44,67 @@ enum HouseholdModel: CRDTModel {
     case "Banana Bread": ["200g flour", " \t", "bay leaves"]
     case "Pancakes": ["2 cups Fresh Basil", ""]
     case "Waffles": ["salt"]
+    case "Legacy Soup": ["salt", "2 lemons"]
     default: []
     }
+  }
+
+  /// The old app's export every import reads: duplicate categories and templates, a staple,
+  /// a recipe, and a list with a checked item. Its dates (1 s to 4 s after 1970) fall among
+  /// the scenario's stamps, so its last-writer-wins writes race the devices' own.
+  static let legacyExport: LegacyExport = {
+    func id(_ low: UInt64) -> String { uuid(8, low).uuidString }
+    func at(_ second: Int) -> String { "1970-01-01T00:00:0\(second)Z" }
+    let records: [String: Any] = [
+      "categories": [
+        ["id": id(1), "name": "Produce", "createdAt": at(2)],
+        ["id": id(2), "name": "produce ", "createdAt": at(1)],
+        ["id": id(3), "name": "Pantry", "createdAt": at(3)],
+      ],
+      "ingredientTemplates": [
+        [
+          "id": id(4), "name": "Salt", "categoryID": id(3), "isStaple": true, "usageCount": 2,
+          "createdAt": at(1),
+        ],
+        ["id": id(5), "name": "salt", "categoryID": id(3), "usageCount": 1, "createdAt": at(2)],
+      ],
+      "recipes": [
+        [
+          "id": id(6), "title": "Legacy Soup", "ingredients": ["salt", "2 lemons"],
+          "usageCount": 1, "createdAt": at(2),
+        ]
+      ],
+      "weeklyLists": [["id": id(7), "name": "Old List", "createdAt": at(1)]],
+      "groceryItems": [
+        [
+          "id": id(8), "listID": id(7), "name": "salt", "templateID": id(5), "isChecked": true,
+          "createdAt": at(3),
+        ],
+        ["id": id(9), "listID": id(7), "name": "2 lemons", "createdAt": at(4)],
+      ],
+      "plannedMeals": [],
+    ]
+    return try! LegacyExport.decode(try! JSONSerialization.data(withJSONObject: records))
+  }()
+  /// What importing ``legacyExport`` writes, as the specification needs it.
+  enum Legacy {
+    static let categoryNames = ["produce ", "Pantry"]
+    static let recipe = (id: RecipeID(uuid: uuid(8, 6)), title: "Legacy Soup", uses: UInt64(1))
+    static let list = WeeklyListID(uuid: uuid(8, 7))
+    static let salt = IngredientKey(normalizing: "salt")
+    /// Its templates, the uses their legacy records carry, and their creation stamps' wall
+    /// time (the oldest record naming each).
+    static let templates: [IngredientKey: (uses: UInt64, milliseconds: UInt64)] = [
+      salt: (3, 1_000), IngredientKey(normalizing: "2 lemons"): (0, 4_000),
+    ]
+    static let stapleAndCategory = (
+      template: salt, category: CategoryKey(normalizing: "Pantry")
+    )
+    /// Its items: id, text, and the wall time of the checked write when checked.
+    static let items: [(id: GroceryItemID, text: String, checkedAt: UInt64?)] = [
+      (GroceryItemID(uuid: uuid(8, 8)), "salt", 3_000),
+      (GroceryItemID(uuid: uuid(8, 9)), "2 lemons", nil),
+    ]
   }
 
   static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
@@ -87,6 +146,19 @@ enum HouseholdModel: CRDTModel {
     case leave
     case addItem(String, list: WeeklyListID, id: GroceryItemID)
     case deleteList(WeeklyListID)
+    /// Marks the ingredient (created if absent) as a staple or not: last writer wins.
+    case setStaple(String, Bool)
+    /// Gets or creates the ingredient shelved under the `categoryIndex`-th category the device
+    /// shows (in key order); an existing template keeps its category.
+    case shelve(String, categoryIndex: Int)
+    /// Checks or unchecks the `index`-th manual item the device shows (by id).
+    case check(index: Int, Bool)
+    /// Assigns the `recipeIndex`-th known recipe to `slot` only if the slot shows no meal.
+    case assignIfFree(recipeIndex: Int, slot: SlotKey)
+    /// Imports ``HouseholdModel/legacyExport``.
+    case importLegacy
+    /// The owner dissolves the household: from then on every change is refused.
+    case dissolve
 
     var description: String {
       switch self {
@@ -112,24 +184,46 @@ enum HouseholdModel: CRDTModel {
       case .addItem(let text, let list, _):
         "add \(text.debugDescription) to list \(HouseholdModel.lists.firstIndex(of: list)!)"
       case .deleteList(let id): "delete list \(HouseholdModel.lists.firstIndex(of: id)!)"
+      case .setStaple(let name, let isStaple):
+        "\(isStaple ? "make" : "unmake") \(name.debugDescription) a staple"
+      case .shelve(let name, let index): "shelve \(name.debugDescription) in category #\(index)"
+      case .check(let index, let checked): "\(checked ? "check" : "uncheck") item #\(index)"
+      case .assignIfFree(let index, let slot): "assign recipe #\(index) to \(slot) if free"
+      case .importLegacy: "import the legacy export"
+      case .dissolve: "dissolve the household"
       }
     }
   }
 
   struct Observation: Equatable, CustomStringConvertible {
+    var dissolved = false
     var categories: Set<CategoryKey> = []
     var members: Set<MemberID> = []
     var usage: [IngredientKey: UInt64] = [:]
+    var staples: Set<IngredientKey> = []
+    /// Each shelved template's category, resolved through the moves.
+    var shelves: [IngredientKey: CategoryKey] = [:]
     var recipeTitles: [String] = []
     /// Uses of each recipe used at least once, summed over devices.
     var recipeUses: [RecipeID: UInt64] = [:]
-    /// Per slot, the recipes that survive (the winner and the conflicting ones), sorted: which
-    /// one wins depends on the device's clock ticks, and the register's own model checks that.
+    /// Per slot, the recipes that survive: the winner, then the conflicting ones, newest first.
     var slots: [SlotKey: [RecipeID]] = [:]
+    /// Each item's text, with a check mark when checked.
     var items: [String] = []
 
     var description: String {
-      "categories \(categories.map(\.rawValue).sorted()), members \(members.count), usage \(usage.map { "\($0.key)=\($0.value)" }.sorted()), recipes \(recipeTitles), recipe uses \(recipeUses.map { "\($0.key.uuid.uuidString.suffix(8))=\($0.value)" }.sorted()), slots \(slots.map { "\($0.key)=\($0.value.map { $0.uuid.uuidString.suffix(8) })" }.sorted()), items \(items)"
+      let parts = [
+        dissolved ? "dissolved" : "open",
+        "categories \(categories.map(\.rawValue).sorted())", "members \(members.count)",
+        "usage \(usage.map { "\($0.key)=\($0.value)" }.sorted())",
+        "staples \(staples.map(\.rawValue).sorted())",
+        "shelves \(shelves.map { "\($0.key)→\($0.value)" }.sorted())",
+        "recipes \(recipeTitles)",
+        "recipe uses \(recipeUses.map { "\($0.key.uuid.uuidString.suffix(8))=\($0.value)" }.sorted())",
+        "slots \(slots.map { "\($0.key)=\($0.value.map { $0.uuid.uuidString.suffix(8) })" }.sorted())",
+        "items \(items)",
+      ]
+      return parts.joined(separator: ", ")
     }
   }
 
@@ -144,7 +238,7 @@ enum HouseholdModel: CRDTModel {
   static func makeInitial() -> HouseholdState { initialState }
 
   static func randomOperation(using random: inout SplitMix64) -> Operation {
-    switch random.int(in: 0..<100) {
+    switch random.int(in: 0..<118) {
     case 0..<4: .seedDefaults
     case 4..<14: .createCategory(random.pick(categoryNames))
     case 14..<20:
@@ -169,7 +263,12 @@ enum HouseholdModel: CRDTModel {
     case 93..<96: .deleteList(random.pick(lists))
     case 96..<98: .addGuest(random.pick(guests))
     case 98..<100: random.chance(0.8) ? .removeGuest(random.pick(guests)) : .leave
-    default: .deleteList(random.pick(lists))
+    case 100..<104: .setStaple(random.pick(ingredientNames), random.chance(0.6))
+    case 104..<107: .shelve(random.pick(ingredientNames), categoryIndex: random.int(in: 0...7))
+    case 107..<113: .check(index: random.int(in: 0...5), random.chance(0.7))
+    case 113..<116: .assignIfFree(recipeIndex: random.int(in: 0...3), slot: random.pick(slots))
+    // Dissolving ends a scenario's changes, so it is rare.
+    default: random.chance(0.3) ? .dissolve : .importLegacy
     }
   }
 
@@ -193,6 +292,7 @@ enum HouseholdModel: CRDTModel {
   /// Performs `operation` on `device`, skipping what the device cannot do yet (assigning with
   /// no recipe known, adding to a list it does not have). A blank name must be refused.
   static func perform(_ operation: Operation, on device: inout HouseholdReplica) {
+    if device.isDissolved { return performRefused(operation, on: &device) }
     if case .addItem(_, let list, _) = operation,
       !device.weeklyLists().contains(where: { $0.id == list })
     {
@@ -216,7 +316,8 @@ enum HouseholdModel: CRDTModel {
       return
     }
     switch operation {
-    case .createCategory(let name), .useIngredient(let name), .addItem(let name, _, _):
+    case .createCategory(let name), .useIngredient(let name), .addItem(let name, _, _),
+      .setStaple(let name, _), .shelve(let name, _):
       if blankNames.contains(name) {
         let before = device.state
         do {
@@ -236,6 +337,30 @@ enum HouseholdModel: CRDTModel {
     } catch {
       fatalError("household operation \(operation) failed: \(error)")
     }
+  }
+
+  /// On a dissolved household every change must be refused with nothing changed.
+  static func performRefused(_ operation: Operation, on device: inout HouseholdReplica) {
+    let before = device.state
+    do {
+      if case .renameCategory(_, let name) = operation {
+        if let key = device.categories().first?.key { try device.renameCategory(key, to: name) }
+      } else {
+        try performChecked(operation, on: &device)
+      }
+      // Only operations the model skips (nothing to pick from) may return without a refusal.
+    } catch {
+      guard error == .householdDissolved(device.householdID) else {
+        fatalError("\(operation) on a dissolved household failed with \(error)")
+      }
+    }
+    if device.state != before { fatalError("\(operation) changed a dissolved household") }
+  }
+
+  /// The manual items a device shows, by id: the ones `check` picks from.
+  static func manualItems(on device: HouseholdReplica) -> [GroceryItemID] {
+    device.weeklyLists().flatMap { device.items(in: $0.id) }.filter { $0.source == .manual }
+      .map(\.id).sorted()
   }
 
   static func performChecked(_ operation: Operation, on device: inout HouseholdReplica)
@@ -284,12 +409,46 @@ enum HouseholdModel: CRDTModel {
           try device.leave()
           fatalError("the owner left")
         } catch {
+          if case .householdDissolved = error { throw error }
           guard error == .ownerCannotLeave(member), device.state == before else {
             fatalError("leaving was refused with \(error) or changed the state")
           }
         }
       case .addItem(let text, let list, let id): try device.addItem(text, to: list, id: id)
       case .deleteList(let id): try device.deleteWeeklyList(id)
+      case .setStaple(let name, let isStaple): try device.setStaple(isStaple, ingredient: name)
+      case .shelve(let name, let index):
+        let keys = device.categories().map(\.key).sorted()
+        try device.getOrCreateIngredient(
+          named: name, category: keys.isEmpty ? nil : keys[index % keys.count])
+      case .check(let index, let checked):
+        let items = manualItems(on: device)
+        if !items.isEmpty { try device.setChecked(checked, item: items[index % items.count]) }
+      case .assignIfFree(let index, let slot):
+        let known = device.recipes().map(\.id).sorted()
+        guard !known.isEmpty, device.mealPlans().contains(where: { $0.id == plan(of: slot) })
+        else { break }
+        let recipe = known[index % known.count]
+        let outcome = try device.assignRecipe(
+          recipe, to: slot, in: plan(of: slot), replacing: false)
+        let meal = device.plannedMeal(slot)
+        let expected: SlotAssignment =
+          if let occupant = meal?.recipe, occupant != recipe { .occupied(slot, by: occupant) } else
+          {
+            .assigned(slot)
+          }
+        if outcome != expected || (outcome == .assigned(slot) && meal?.conflictingRecipes != []) {
+          fatalError("\(operation) gave \(outcome); the slot shows \(String(describing: meal))")
+        }
+      case .importLegacy:
+        do {
+          try device.importLegacy(legacyExport)
+        } catch {
+          guard case .household(let refusal) = error else { fatalError("import failed: \(error)") }
+          throw refusal
+        }
+      case .dissolve:
+        if device.owner == member { try device.dissolve() }
       }
     }
   }
@@ -298,52 +457,143 @@ enum HouseholdModel: CRDTModel {
     let device = HouseholdReplica(
       state: state, member: member, clock: HybridClock(replica: "observer"))
     var observation = Observation()
+    observation.dissolved = device.isDissolved
     observation.categories = Set(device.categories().map(\.key))
     observation.members = Set(device.members().map(\.id))
-    observation.usage = Dictionary(
-      uniqueKeysWithValues: device.ingredients().map { ($0.key, $0.usageCount) })
+    for template in device.ingredients() {
+      observation.usage[template.key] = template.usageCount
+      if template.isStaple { observation.staples.insert(template.key) }
+      if let category = template.categoryKey {
+        observation.shelves[template.key] = state.resolvedCategory(category)
+      }
+    }
     observation.recipeTitles = device.recipes().map(\.displayName).sorted()
     for recipe in device.recipes() where recipe.usageCount > 0 {
       observation.recipeUses[recipe.id] = recipe.usageCount
     }
     for meal in device.plannedMeals() {
-      observation.slots[meal.slot] = ([meal.recipe].compactMap { $0 } + meal.conflictingRecipes)
-        .sorted()
+      observation.slots[meal.slot] = [meal.recipe].compactMap { $0 } + meal.conflictingRecipes
     }
-    observation.items = device.weeklyLists().flatMap { device.items(in: $0.id).map(\.displayName) }
-      .sorted()
+    observation.items = device.weeklyLists().flatMap { device.items(in: $0.id) }
+      .map { $0.displayName + ($0.isChecked ? " ✓" : "") }.sorted()
     return observation
   }
 
+  /// The stamp of the `tick`-th tick of the event's device. Its clock starts at the event's
+  /// timestamp, which the scenario draws after every stamp the device holds, and its wall
+  /// clock stands still, so ticks count up the logical part.
+  static func stamp(of event: Event<Operation>, tick: UInt32) -> HybridTimestamp {
+    HybridTimestamp(
+      wallMilliseconds: event.timestamp.wallMilliseconds, logical: event.timestamp.logical + tick,
+      replica: event.replica)
+  }
+
+  /// The stamp the import gives a legacy record dated `milliseconds` after 1970.
+  static func legacyStamp(_ milliseconds: UInt64, by event: Event<Operation>) -> HybridTimestamp {
+    HybridTimestamp(wallMilliseconds: milliseconds, replica: event.replica)
+  }
+
+  /// The events that had an effect: a device that had seen the household dissolved changed
+  /// nothing.
+  static func effective(_ events: [Event<Operation>]) -> [Event<Operation>] {
+    let dissolutions = Set(
+      events.filter { if case .dissolve = $0.operation { true } else { false } }.map(\.id))
+    return events.filter { $0.observed.isDisjoint(with: dissolutions) }
+  }
+
+  /// The recipes known after `history` (added or imported), by id.
+  static func knownRecipes(in history: [Event<Operation>]) -> [(id: RecipeID, title: String)] {
+    var known: [RecipeID: String] = [:]
+    for event in history {
+      switch event.operation {
+      case .addRecipe(let title, let id): known[id] = title
+      case .importLegacy: known[Legacy.recipe.id] = Legacy.recipe.title
+      default: break
+      }
+    }
+    return known.map { (id: $0.key, title: $0.value) }.sorted { $0.id < $1.id }
+  }
+
   /// The specification, from the events alone.
-  static func specification(of events: [Event<Operation>]) -> Observation {
+  static func specification(of seenEvents: [Event<Operation>]) -> Observation {
+    let events = effective(seenEvents)
     let byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
     func seen(by event: Event<Operation>) -> [Event<Operation>] {
       event.observed.compactMap { byID[$0] }
     }
 
     func listIsPresent(_ list: WeeklyListID, in history: [Event<Operation>]) -> Bool {
-      isPresent(
-        in: history, created: { if case .createList(list) = $0 { true } else { false } },
-        deleted: { if case .deleteList(list) = $0 { true } else { false } })
+      list == Legacy.list
+        ? history.contains { if case .importLegacy = $0.operation { true } else { false } }
+        : isPresent(
+          in: history, created: { if case .createList(list) = $0 { true } else { false } },
+          deleted: { if case .deleteList(list) = $0 { true } else { false } })
     }
 
-    /// The `index`-th recipe (by id) among those the event's device had seen added.
+    /// The `index`-th recipe (by id) among those the event's device knew.
     func knownRecipe(_ index: Int, by event: Event<Operation>) -> (id: RecipeID, title: String)? {
-      let known = seen(by: event).compactMap { seen -> (id: RecipeID, title: String)? in
-        if case .addRecipe(let title, let id) = seen.operation { (id, title) } else { nil }
-      }.sorted { $0.id < $1.id }
+      let known = knownRecipes(in: seen(by: event))
       return known.isEmpty ? nil : known[index % known.count]
     }
 
-    var observation = Observation()
-    for event in events {
+    /// The templates the event found or created.
+    func templates(of event: Event<Operation>) -> [IngredientKey] {
       switch event.operation {
-      case .seedDefaults, .createCategory, .renameCategory:
-        break
-      case .useIngredient(let name) where blankNames.contains(name):
-        break
-      case .useIngredient(let name):
+      case .useIngredient(let name), .setStaple(let name, _), .shelve(let name, _):
+        return blankNames.contains(name) ? [] : [IngredientKey(normalizing: name)]
+      case .addItem(let text, let list, _):
+        return !blankNames.contains(text) && listIsPresent(list, in: seen(by: event))
+          ? [IngredientKey(normalizing: text)] : []
+      case .addRecipeItems(let index, let list):
+        guard let recipe = knownRecipe(index, by: event),
+          listIsPresent(list, in: seen(by: event))
+        else { return [] }
+        // Blank lines name no ingredient and are skipped.
+        return lines(of: recipe.title).filter { !blankNames.contains($0) }.map {
+          IngredientKey(normalizing: $0)
+        }
+      case .importLegacy: return Array(Legacy.templates.keys)
+      default: return []
+      }
+    }
+    func knownTemplates(by event: Event<Operation>) -> Set<IngredientKey> {
+      Set(seen(by: event).flatMap(templates(of:)))
+    }
+
+    /// The manual items the event's device showed, by id.
+    func manualItems(shownTo event: Event<Operation>) -> [GroceryItemID] {
+      let history = seen(by: event)
+      var items = Set(
+        history.compactMap { added -> GroceryItemID? in
+          guard case .addItem(let text, let list, let id) = added.operation,
+            !blankNames.contains(text), listIsPresent(list, in: seen(by: added)),
+            listIsPresent(list, in: history)
+          else { return nil }
+          return id
+        })
+      if listIsPresent(Legacy.list, in: history) { items.formUnion(Legacy.items.map(\.id)) }
+      return items.sorted()
+    }
+
+    var observation = Observation()
+    var staples: [IngredientKey: (stamp: HybridTimestamp, value: Bool)] = [:]
+    var shelves: [IngredientKey: (stamp: HybridTimestamp, value: CategoryKey)] = [:]
+    var checks: [GroceryItemID: (stamp: HybridTimestamp, value: Bool)] = [:]
+    var itemTexts: [GroceryItemID: String] = [:]
+    func write<Key: Hashable, Value>(
+      _ value: Value, at stamp: HybridTimestamp, to key: Key,
+      in writes: inout [Key: (stamp: HybridTimestamp, value: Value)]
+    ) {
+      if writes[key].map({ stamp > $0.stamp }) ?? true { writes[key] = (stamp, value) }
+    }
+    let categories = categorySpecification(of: events)
+
+    for event in events {
+      for template in templates(of: event) where observation.usage[template] == nil {
+        observation.usage[template] = 0
+      }
+      switch event.operation {
+      case .useIngredient(let name) where !blankNames.contains(name):
         observation.usage[IngredientKey(normalizing: name), default: 0] += 1
       case .addRecipe(let title, _):
         observation.recipeTitles.append(title)
@@ -355,28 +605,64 @@ enum HouseholdModel: CRDTModel {
         guard let recipe = knownRecipe(index, by: event), listIsPresent(list, in: seen(by: event))
         else { break }
         observation.recipeUses[recipe.id, default: 0] += 1
-        // Blank lines name no ingredient and are skipped.
-        for line in lines(of: recipe.title) where !blankNames.contains(line) {
-          let template = IngredientKey(normalizing: line)
-          if observation.usage[template] == nil { observation.usage[template] = 0 }
-          if listIsPresent(list, in: events) { observation.items.append(line) }
+        if listIsPresent(list, in: events) {
+          observation.items += lines(of: recipe.title).filter { !blankNames.contains($0) }
         }
-      case .assign, .clearSlot, .reassign:
-        break
-      case .addItem(let text, _, _) where blankNames.contains(text):
-        break
-      case .addItem(let text, let list, _):
-        if listIsPresent(list, in: seen(by: event)) {
-          // Adding an item gets or creates its template, with no use of it.
-          let template = IngredientKey(normalizing: text)
-          if observation.usage[template] == nil { observation.usage[template] = 0 }
-          if listIsPresent(list, in: events) { observation.items.append(text) }
+      case .addItem(let text, let list, let id) where !blankNames.contains(text):
+        if listIsPresent(list, in: seen(by: event)), listIsPresent(list, in: events) {
+          itemTexts[id] = text
         }
-      case .createList, .deleteList, .createPlan, .deletePlan, .addGuest, .removeGuest, .leave:
+      case .setStaple(let name, let isStaple) where !blankNames.contains(name):
+        // Creating the template takes the first tick.
+        let key = IngredientKey(normalizing: name)
+        let tick: UInt32 = knownTemplates(by: event).contains(key) ? 1 : 2
+        write(isStaple, at: stamp(of: event, tick: tick), to: key, in: &staples)
+      case .shelve(let name, let index) where !blankNames.contains(name):
+        let key = IngredientKey(normalizing: name)
+        let shown = categorySpecification(of: seen(by: event)).live.sorted()
+        if !knownTemplates(by: event).contains(key), !shown.isEmpty {
+          write(shown[index % shown.count], at: stamp(of: event, tick: 1), to: key, in: &shelves)
+        }
+      case .check(let index, let checked):
+        let items = manualItems(shownTo: event)
+        if !items.isEmpty {
+          write(checked, at: stamp(of: event, tick: 1), to: items[index % items.count], in: &checks)
+        }
+      case .importLegacy:
+        // A template the device had keeps its staple flag and category.
+        if !knownTemplates(by: event).contains(Legacy.salt) {
+          let created = legacyStamp(Legacy.templates[Legacy.salt]!.milliseconds, by: event)
+          write(true, at: created, to: Legacy.salt, in: &staples)
+          let pantry = Legacy.stapleAndCategory.category
+          let shelf = categorySpecification(of: seen(by: event)).resolved(pantry) ?? pantry
+          write(shelf, at: created, to: Legacy.salt, in: &shelves)
+        }
+        for item in Legacy.items {
+          itemTexts[item.id] = item.text
+          if let checkedAt = item.checkedAt {
+            write(true, at: legacyStamp(checkedAt, by: event), to: item.id, in: &checks)
+          }
+        }
+      default:
         break
       }
     }
-    observation.categories = categorySpecification(of: events).live
+    if events.contains(where: { if case .importLegacy = $0.operation { true } else { false } }) {
+      // Legacy counts are contributions of their own records: imports never add them twice.
+      for (template, legacy) in Legacy.templates {
+        observation.usage[template, default: 0] += legacy.uses
+      }
+      observation.recipeTitles.append(Legacy.recipe.title)
+      observation.recipeUses[Legacy.recipe.id, default: 0] += Legacy.recipe.uses
+    }
+    observation.items += itemTexts.map { id, text in text + (checks[id]?.value == true ? " ✓" : "")
+    }
+    observation.dissolved = seenEvents.contains {
+      if case .dissolve = $0.operation { true } else { false }
+    }
+    observation.categories = categories.live
+    observation.staples = Set(staples.filter(\.value.value).keys)
+    observation.shelves = shelves.compactMapValues { categories.resolved($0.value) }
     // The owner, and each guest an add of whom no removal has observed (add-wins).
     observation.members = Set(
       [member]
@@ -458,6 +744,7 @@ enum HouseholdModel: CRDTModel {
       }
       switch event.operation {
       case .seedDefaults: HouseholdReplica.defaultCategoryNames.forEach(create)
+      case .importLegacy: Legacy.categoryNames.forEach(create)
       case .createCategory(let name) where !blankNames.contains(name): create(name)
       case .renameCategory(let index, let name) where !blankNames.contains(name):
         let keys = view.live.sorted()
@@ -480,20 +767,24 @@ enum HouseholdModel: CRDTModel {
 
   /// A slot's meal is a register nested in the map of meals: an assignment replaces the
   /// recipes its device had seen in the slot, clearing removes the meal, and the recipes of the
-  /// assignments that survive show (ADR 0011's shared-context rule).
+  /// assignments that survive show (ADR 0011's shared-context rule), newest stamp first.
   static func slotSpecification(of events: [Event<Operation>]) -> [SlotKey: [RecipeID]] {
     let byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
-    /// Whether the event's device could assign `slot`: it knew a recipe and the slot's plan.
-    func canAssign(_ slot: SlotKey, by event: Event<Operation>) -> Bool {
+    struct Assignment {
+      var recipe: RecipeID
+      var stamp: HybridTimestamp
+    }
+    /// The recipes the event's device knew, if it could assign `slot` (it knew the plan).
+    func assignable(_ slot: SlotKey, by event: Event<Operation>) -> [RecipeID] {
       let seen = event.observed.compactMap { byID[$0] }
-      return planIsPresent(plan(of: slot), in: seen)
-        && seen.contains { if case .addRecipe = $0.operation { true } else { false } }
+      guard planIsPresent(plan(of: slot), in: seen) else { return [] }
+      return knownRecipes(in: seen).map(\.id)
     }
     let slotEvents = events.compactMap { event -> Event<Operation>? in
       switch event.operation {
-      case .assign, .clearSlot: return event
+      case .assign, .assignIfFree, .clearSlot: return event
       // With nothing to assign, clearing is all a reassignment does.
-      case .reassign(_, let slot) where !canAssign(slot, by: event):
+      case .reassign(_, let slot) where assignable(slot, by: event).isEmpty:
         return Event(
           id: event.id, replica: event.replica, operation: .clearSlot(slot),
           timestamp: event.timestamp, observed: event.observed)
@@ -505,35 +796,46 @@ enum HouseholdModel: CRDTModel {
       of: slotEvents,
       key: { operation -> String in
         switch operation {
-        case .assign(_, let slot), .clearSlot(let slot), .reassign(_, let slot): slot.rawValue
+        case .assign(_, let slot), .assignIfFree(_, let slot), .clearSlot(let slot),
+          .reassign(_, let slot):
+          slot.rawValue
         default: ""
         }
       },
       isRemoval: { if case .clearSlot = $0 { true } else { false } },
-      write: { event, past -> CausalItems<RecipeID>? in
+      write: { event, past -> CausalItems<Assignment>? in
         let index: Int
         let slot: SlotKey
         var past = past
         switch event.operation {
-        case .assign(let assigned, let assignedSlot): (index, slot) = (assigned, assignedSlot)
+        case .assign(let assigned, let assignedSlot), .assignIfFree(let assigned, let assignedSlot):
+          (index, slot) = (assigned, assignedSlot)
         // Clearing first leaves nothing of the slot to start from.
         case .reassign(let assigned, let assignedSlot):
           (index, slot) = (assigned, assignedSlot)
           past = nil
         default: return nil
         }
-        guard canAssign(slot, by: event) else { return nil }
-        let known = event.observed.compactMap { id -> RecipeID? in
-          if case .addRecipe(_, let recipe) = byID[id]?.operation { recipe } else { nil }
-        }.sorted()
+        let known = assignable(slot, by: event)
+        guard !known.isEmpty else { return nil }
+        let recipe = known[index % known.count]
+        if case .assignIfFree = event.operation,
+          let winner = past?.live.values.max(by: { $0.stamp < $1.stamp }), winner.recipe != recipe
+        {
+          return nil  // Occupied: nothing changes.
+        }
+        // Creating the meal takes a tick before the assignment's.
+        let assignment = Assignment(
+          recipe: recipe, stamp: stamp(of: event, tick: past == nil ? 2 : 1))
         return (past ?? CausalItems()).replacing(
-          where: { _ in true }, with: known[index % known.count], by: event.id)
+          where: { _ in true }, with: assignment, by: event.id)
       })
     var result: [SlotKey: [RecipeID]] = [:]
     // A meal whose plan was deleted is hidden (cascade at read time).
     for (slot, store) in stores where planIsPresent(plan(of: SlotKey(rawValue: slot)!), in: events)
     {
-      result[SlotKey(rawValue: slot)!] = store.live.values.sorted()
+      result[SlotKey(rawValue: slot)!] = store.live.values.sorted { $0.stamp > $1.stamp }.map(
+        \.recipe)
     }
     return result
   }

@@ -41,11 +41,17 @@ extension HouseholdReplica {
     do { try requireOpen() } catch { throw .household(error) }
     let plan = try LegacyImportPlan(export, version: state.normalizerVersion)
     var report = LegacyImportReport()
+    /// The live category a legacy category id names, once the categories are in.
+    func shelf(_ legacyCategory: UUID?) -> CategoryKey? {
+      legacyCategory.flatMap { plan.categoryKey[$0] }.flatMap(state.resolvedCategory)
+    }
     report.duplicatesCollapsed = plan.duplicatesCollapsed
     report.displacedMeals = plan.displacedMeals
 
+    // A category found by its key, or through the moves of a rename, is present: importing
+    // must not bring back a name a rename moved away (a create does not either).
     for keeper in plan.categories {
-      if state.categories.contains(keeper.key) {
+      if state.resolvedCategory(keeper.key) != nil {
         report.alreadyPresent += 1
         continue
       }
@@ -62,7 +68,7 @@ extension HouseholdReplica {
         state.ingredients[key]
         ?? IngredientTemplate(
           key: key, displayName: key.rawValue,
-          category: keeper.record.categoryID.flatMap { plan.categoryKey[$0] },
+          category: shelf(keeper.record.categoryID),
           creation: legacyCreation(plan.templateCreation[key] ?? keeper.oldest))
       let existed = state.ingredients.contains(key)
       let before = template
@@ -130,8 +136,7 @@ extension HouseholdReplica {
         id: id, listID: WeeklyListID(uuid: legacy.listID),
         source: legacy.recipeID.map { .recipe(RecipeID(uuid: $0)) } ?? .manual, text: legacy.name,
         template: template,
-        category: legacy.categoryID.flatMap { plan.categoryKey[$0] }
-          ?? state.ingredients[template]?.categoryKey,
+        category: shelf(legacy.categoryID) ?? state.ingredients[template]?.categoryKey,
         creation: legacyCreation(legacy.createdAt))
       if legacy.isChecked == true { item.checked = LWWRegister(true, at: item.creation.timestamp) }
       state.items.set(id, to: item, by: replicaID)
