@@ -112,11 +112,11 @@ extension Simulation {
         } else {
           problem = "\(field.record) is missing"
         }
-      case .increment(let counter, let count):
-        let final = state.contributions(counter)?[write.dot.replica] ?? 0
+      case .increment(let counter, let count, let contributor):
+        let final = state.contributions(counter)?[contributor] ?? 0
         problem =
           final >= count
-          ? nil : "\(counter) counts \(final) from \(write.dot.replica), not \(count)"
+          ? nil : "\(counter) counts \(final) from \(contributor), not \(count)"
       case .assignment(let slot, let recipe, let stamp):
         // The slot still shows this assignment (as the choice or a conflict), unless a clear
         // or an assignment that had seen it replaced it.
@@ -183,9 +183,10 @@ extension Simulation {
     }
     var tallies: [CounterOfReplica: Tally] = [:]
     for (position, write) in writes.enumerated() {
-      guard case .increment(let counter, let count) = write.effect else { continue }
-      let key = CounterOfReplica(
-        household: write.household, counter: counter, replica: write.dot.replica)
+      guard case .increment(let counter, let count, let contributor) = write.effect else {
+        continue
+      }
+      let key = CounterOfReplica(household: write.household, counter: counter, replica: contributor)
       tallies[key, default: Tally()].made = max(tallies[key]?.made ?? 0, count)
       if !lostToRestore.contains(position) {
         tallies[key, default: Tally()].required = max(tallies[key]?.required ?? 0, count)

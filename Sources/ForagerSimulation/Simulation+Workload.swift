@@ -6,7 +6,9 @@ import SemanticCRDT
 enum PendingWrite {
   case record(RecordRef)
   case field(FieldRef)
-  case increment(CounterRef)
+  /// An increment of the counter by this device, or a legacy record's count it imported
+  /// (counted under that record's own replica id).
+  case increment(CounterRef, from: ReplicaID? = nil)
   case assignment(SlotKey, RecipeID)
 }
 
@@ -23,11 +25,13 @@ extension Simulation {
       launch(index)
       return
     }
+    if replica(index).isDissolved { return refuseChange(on: index) }
     switch random.int(in: 0..<100) {
     case 0..<10:
       createCategory(random.pick(random.pick(Vocabulary.categories)), on: index)
     case 10..<14: renameCategory(on: index)
-    case 14..<30: useIngredient(on: index)
+    case 14..<27: useIngredient(on: index)
+    case 27..<30: shelveIngredient(on: index)
     case 30..<35: setStaple(on: index)
     case 35..<41: addRecipe(on: index)
     case 41..<46: useRecipe(on: index)
@@ -137,6 +141,24 @@ extension Simulation {
     commit(
       index, "uses \(name.debugDescription)",
       createdTemplates([key], before: before) + [.increment(.ingredientUses(key))])
+  }
+
+  /// Gets or creates an ingredient shelved under a category the device shows (a template
+  /// that exists keeps its category).
+  mutating func shelveIngredient(on index: Int) {
+    let categories = replica(index).categories()
+    guard !categories.isEmpty else { return useIngredient(on: index) }
+    let name = random.pick(random.pick(Vocabulary.ingredients))
+    let category = random.pick(categories).key
+    let before = replica(index).state.ingredients
+    attempt(index) { replica throws(HouseholdError) in
+      try replica.getOrCreateIngredient(named: name, category: category)
+    }
+    legacyGetOrCreate(
+      .ingredient, name: name, key: IngredientKey(normalizing: name).rawValue, on: index)
+    commit(
+      index, "shelves \(name.debugDescription) in \(RecordRef.category(category))",
+      createdTemplates([IngredientKey(normalizing: name)], before: before))
   }
 
   mutating func setStaple(on index: Int) {
@@ -317,10 +339,21 @@ extension Simulation {
     commit(index, "clears \(slot)", [], removing: [.meal(slot)])
   }
 
-  /// The owner adds a guest or removes one; other members' devices do nothing.
+  /// The owner adds a guest or removes one, imports the old app's export, or (rarely)
+  /// dissolves the household; another member's device imports, or (rarely) its member leaves.
   mutating func changeMembers(on index: Int) {
     let household = devices[index].household
-    guard replica(index).owner == devices[index].member else { return }
+    let member = devices[index].member
+    if random.chance(0.3) { return importLegacy(on: index) }
+    guard replica(index).owner == member else {
+      guard random.chance(0.05), replica(index).state.members.contains(member) else { return }
+      attempt(index) { replica throws(HouseholdError) in try replica.leave() }
+      return commit(index, "leaves the household", [], removing: [.member(member)])
+    }
+    if random.chance(0.01) {
+      attempt(index) { replica throws(HouseholdError) in try replica.dissolve() }
+      return commit(index, "dissolves the household", [])
+    }
     if random.chance(0.5),
       let guest = pickPresent(created[household].guests, on: index, \.members)
     {
@@ -331,6 +364,73 @@ extension Simulation {
     attempt(index) { replica throws(HouseholdError) in try replica.addMember(guest, name: "Guest") }
     commit(index, "adds \(RecordRef.member(guest))", [.record(.member(guest))]) {
       $0.guests.append(guest)
+    }
+  }
+}
+
+extension Simulation {
+  /// A device of a dissolved household tries a change: it must be refused with nothing
+  /// changed.
+  mutating func refuseChange(on index: Int) {
+    let before = replica(index).state
+    do {
+      try devices[index].replica!.getOrCreateCategory(displayName: "After the end")
+      unexpectedFailures.append("step \(step): \(name(index)) changed a dissolved household")
+    } catch {
+      if error != .householdDissolved(before.householdID) || replica(index).state != before {
+        unexpectedFailures.append(
+          "step \(step): \(name(index)): a dissolved household refused with \(error)")
+      }
+    }
+    report.refusedAfterDissolving += 1
+  }
+
+  /// Imports the household's legacy export (the same on each of its devices, so imports
+  /// collide): the records it creates, and each legacy record's count, must survive.
+  mutating func importLegacy(on index: Int) {
+    let household = devices[index].household
+    let export = LegacyExports.export(forHousehold: household)
+    let before = replica(index).state
+    let replicaID = replica(index).replicaID
+    do {
+      try devices[index].replica!.importLegacy(export)
+    } catch {
+      unexpectedFailures.append("step \(step): \(name(index)): import failed: \(error)")
+      return
+    }
+    let state = replica(index).state
+    var pending: [PendingWrite] = []
+    pending += state.categories.keys.filter { !before.categories.contains($0) }.sorted()
+      .flatMap { [PendingWrite.record(.category($0)), .field(.categoryName($0))] }
+    // Only templates the import wrote: created, or given a legacy count they lacked.
+    for key in state.ingredients.keys.sorted()
+    where state.ingredients[key] != before.ingredients[key] {
+      if !before.ingredients.contains(key) {
+        // A created template's staple flag is the import's write.
+        pending += [.record(.ingredient(key)), .field(.staple(key))]
+      }
+      for contributor in state.ingredients[key]!.uses.contributions.keys.sorted()
+      where contributor != replicaID && contributor.rawValue.hasPrefix("legacy:") {
+        pending.append(.increment(.ingredientUses(key), from: contributor))
+      }
+    }
+    for id in state.recipes.keys.filter({ !before.recipes.contains($0) }).sorted() {
+      pending.append(.record(.recipe(id)))
+      for contributor in state.recipes[id]!.uses.contributions.keys.sorted()
+      where contributor.rawValue.hasPrefix("legacy:") {
+        pending.append(.increment(.recipeUses(id), from: contributor))
+      }
+    }
+    let lists = state.lists.keys.filter { !before.lists.contains($0) }.sorted()
+    let items = state.items.keys.filter { !before.items.contains($0) }.sorted()
+    pending += lists.map { .record(.list($0)) }
+    pending += items.flatMap { [PendingWrite.record(.item($0)), .field(.checked($0))] }
+    commit(index, "imports the old app's export", pending) { created in
+      created.recipes += state.recipes.keys.filter {
+        !before.recipes.contains($0) && !created.recipes.contains($0)
+      }.sorted()
+      created.lists += lists.filter { !created.lists.contains($0) }
+      created.items += items.filter { !created.items.contains($0) }
     }
   }
 }
@@ -419,10 +519,11 @@ extension Simulation {
         record = field.record
         guard let (stamp, value) = state.field(field) else { continue }
         effect = .field(field, stamp, value: value)
-      case .increment(let counter):
+      case .increment(let counter, let contributor):
         record = counter.record
-        guard let count = state.contributions(counter)?[replicaID] else { continue }
-        effect = .increment(counter, count: count)
+        let contributor = contributor ?? replicaID
+        guard let count = state.contributions(counter)?[contributor] else { continue }
+        effect = .increment(counter, count: count, from: contributor)
       case .assignment(let slot, let recipe):
         record = .meal(slot)
         let stamps = state.meals[slot]?.assignment.writes.filter {

@@ -74,6 +74,7 @@ extension SimulationReport {
     writer.field("duplicated", duplicated)
     writer.field("full_states", fullStates)
     writer.field("reordered", reordered)
+    writer.field("refused_after_dissolving", refusedAfterDissolving)
     writer.field("refused_clock_skew", refusedClockSkew)
     writer.field("refused_other_household", refusedOtherHousehold)
     writer.field("sent", messagesSent)

@@ -20,7 +20,7 @@ extension SimulationReport {
       "messages    \(messagesSent) sent (\(deltas) deltas, \(fullStates) full states): \(delivered) delivered, \(dropped) dropped, \(duplicated) duplicated, \(reordered) reordered, \(blocked) lost to partitions or crashes, \(staleDeltasDiscarded) deltas for an earlier incarnation discarded"
     )
     lines.append(
-      "refused     \(refusedOtherHousehold) states of another household, \(refusedClockSkew) for clock skew"
+      "refused     \(refusedOtherHousehold) states of another household, \(refusedClockSkew) for clock skew, \(refusedAfterDissolving) changes to a dissolved household"
     )
     lines.append(
       "crashes     \(crashes) (\(crashesDuringSave) during a save), \(restoredFromBackup) restarts from an old backup"

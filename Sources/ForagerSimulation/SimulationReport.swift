@@ -60,6 +60,8 @@ public struct SimulationReport: Sendable {
   public var staleDeltasDiscarded = 0
   public var refusedOtherHousehold = 0
   public var refusedClockSkew = 0
+  /// Changes tried on a device of a dissolved household (each refused, or the run fails).
+  public var refusedAfterDissolving = 0
   public var crashes = 0
   public var crashesDuringSave = 0
   public var restoredFromBackup = 0

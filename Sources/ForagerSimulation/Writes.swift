@@ -71,8 +71,9 @@ enum WriteEffect: Hashable, Sendable {
   case record
   /// A field was set: at the end it holds this write or one with a greater timestamp.
   case field(FieldRef, HybridTimestamp, value: String)
-  /// The `count`-th increment of a counter by the writing replica.
-  case increment(CounterRef, count: UInt64)
+  /// The `count`-th increment of a counter by `from`: the writing replica, or the legacy
+  /// record whose count an import carried.
+  case increment(CounterRef, count: UInt64, from: ReplicaID)
   /// A recipe was assigned to a slot: at the end the slot shows it (as the choice or a
   /// conflict), unless a clear or another assignment that had seen this one replaced it.
   case assignment(SlotKey, RecipeID, HybridTimestamp)
