@@ -58,8 +58,8 @@ let package = Package(
     .testTarget(
       name: "ForagerSyncToolTests",
       dependencies: [
-        "ForagerSyncTool", "ForagerSync", "SemanticCRDT", "ForagerTestSupport", "forager-sync",
-        "FolderSyncWorker",
+        "ForagerSyncTool", "ForagerSync", "SemanticCRDT", "ForagerTestSupport", "CRDTTestSupport",
+        "forager-sync", "FolderSyncWorker",
       ]
     ),
     .testTarget(

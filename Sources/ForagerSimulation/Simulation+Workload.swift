@@ -339,8 +339,8 @@ extension Simulation {
     commit(index, "clears \(slot)", [], removing: [.meal(slot)])
   }
 
-  /// The owner adds a guest or removes one, imports the old app's export, or (rarely)
-  /// dissolves the household; another member's device imports, or (rarely) its member leaves.
+  /// The owner adds a guest or removes one, imports the old app's export, or (in the last
+  /// twentieth of the run) dissolves the household; another member's device imports, or (rarely) its member leaves.
   mutating func changeMembers(on index: Int) {
     let household = devices[index].household
     let member = devices[index].member
@@ -350,7 +350,8 @@ extension Simulation {
       attempt(index) { replica throws(HouseholdError) in try replica.leave() }
       return commit(index, "leaves the household", [], removing: [.member(member)])
     }
-    if random.chance(0.01) {
+    // A household ends only near the end of a run, so that it is not cut short.
+    if step > stepsRun * 19 / 20, random.chance(0.1) {
       attempt(index) { replica throws(HouseholdError) in try replica.dissolve() }
       return commit(index, "dissolves the household", [])
     }

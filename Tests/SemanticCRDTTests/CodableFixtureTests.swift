@@ -174,11 +174,17 @@ struct CodableFixtureTests {
         == "Entry 0: key a has no dots")
     #expect(
       decodingProblem(ORSet<String>.self, #"{"context":{"phone":[[3,2]]},"entries":[]}"#)
-        == "Interval [3, 2] of replica phone is not [first, last] with 1 ≤ first ≤ last")
+        == "Interval [3, 2] of replica phone is not [first, last] with 1 ≤ first ≤ last ≤ 1099511627776"
+    )
+    #expect(
+      decodingProblem(
+        ORSet<String>.self, #"{"context":{"phone":[[1,1099511627777]]},"entries":[]}"#)
+        == "Interval [1, 1099511627777] of replica phone is not [first, last] with 1 ≤ first ≤ last ≤ 1099511627776"
+    )
     #expect(
       decodingProblem(
         ORSet<String>.self, #"{"context":\#(context),"entries":[["a",[["phone",0]]]]}"#)
-        == "A dot counter must be at least 1")
+        == "A dot counter must be in 1…1099511627776")
     #expect(
       decodingProblem(
         LWWMap<String, Int>.self,

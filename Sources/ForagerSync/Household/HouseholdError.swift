@@ -31,6 +31,19 @@ public enum HouseholdError: Error, Hashable, Sendable {
   /// A rename would give a category the semantic key of another live category. Carries the
   /// name asked for and the category that holds its key.
   case categoryNameTaken(name: String, by: CategoryKey)
+  /// The remote state claims writes of this replica beyond any it has made: it is forged or
+  /// damaged. Merging it would make this replica's next writes look already seen, and drop
+  /// them on every peer that merged it.
+  case claimsUnmadeWrites(ReplicaID)
+  /// Merging would leave the household unsound (two records for one key, a reference to
+  /// nothing); the problems found, the first few.
+  case unsoundMerge([String])
+  /// Merging would remove `removed` of this replica's `live` records, more than the
+  /// ``MergePolicy`` allows.
+  case massRemoval(removed: Int, live: Int)
+  /// Merging would remove the owner, or every member, which the ``MergePolicy`` does not
+  /// allow.
+  case removesOwnerOrEveryMember
 }
 
 extension HouseholdError: CustomStringConvertible {
@@ -54,6 +67,14 @@ extension HouseholdError: CustomStringConvertible {
     case .unknownCategory(let key): "No category \(quotedForMessage(key.rawValue))"
     case .categoryNameTaken(let name, let key):
       "Cannot rename a category to \(quotedForMessage(name)): category \(quotedForMessage(key.rawValue)) has that name"
+    case .claimsUnmadeWrites(let replica):
+      "Refused a state that claims writes of this replica (\(quotedForMessage(replica.rawValue))) it never made: it is forged or damaged"
+    case .unsoundMerge(let problems):
+      "Refused a state that would leave the household unsound: \(problems.joined(separator: "; "))"
+    case .massRemoval(let removed, let live):
+      "Refused a state that would remove \(removed) of \(live) records; merge it with a policy that allows this if it is intended"
+    case .removesOwnerOrEveryMember:
+      "Refused a state that would remove the owner or every member; merge it with a policy that allows this if it is intended"
     }
   }
 }

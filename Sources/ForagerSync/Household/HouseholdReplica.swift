@@ -105,33 +105,58 @@ extension HouseholdReplica {
   /// Merges a state received from another replica of this household.
   ///
   /// A state keyed by an older normalizer version is re-keyed to this replica's version first,
-  /// so records whose keys now collide merge.
+  /// so records whose keys now collide merge. Every state from outside is checked before
+  /// anything is applied: the result must be sound, the state must not claim writes of this
+  /// replica it never made, and it must not remove more than `policy` allows.
   ///
-  /// - Parameter remote: A full state or a delta.
+  /// - Parameters:
+  ///   - remote: A full state or a delta.
+  ///   - policy: What the merge may remove; ``MergePolicy/default`` refuses removing more than
+  ///     half the live records, the owner or every member.
   /// - Returns: What the merge added, merged and surfaced.
   /// - Throws: ``HouseholdError/differentHousehold(local:remote:)`` for another household's
   ///   state, ``HouseholdError/newerNormalizer(found:supported:)`` for a state keyed by rules
   ///   this build does not know, ``HouseholdError/clockSkew(_:)`` for a timestamp too far
-  ///   ahead. Nothing is applied when it throws.
-  /// - Complexity: O(*n* + *m*) over the records of both states.
+  ///   ahead, ``HouseholdError/claimsUnmadeWrites(_:)``, ``HouseholdError/unsoundMerge(_:)``,
+  ///   ``HouseholdError/massRemoval(removed:live:)`` and
+  ///   ``HouseholdError/removesOwnerOrEveryMember``. Nothing is applied when it throws.
+  /// - Complexity: O(*n* + *m*) over the records of both states: the merge, then one pass of
+  ///   the invariant check over the result.
   @discardableResult
-  public mutating func merge(_ remote: HouseholdState) throws(HouseholdError) -> MergeReport {
+  public mutating func merge(_ remote: HouseholdState, policy: MergePolicy = .default)
+    throws(HouseholdError) -> MergeReport
+  {
     guard remote.householdID == householdID else {
       throw .differentHousehold(local: householdID, remote: remote.householdID)
     }
     guard remote.normalizerVersion <= NormalizerVersion.current else {
       throw .newerNormalizer(found: remote.normalizerVersion, supported: .current)
     }
+    if remote.claimsMoreWrites(of: replicaID, than: state) {
+      throw .claimsUnmadeWrites(replicaID)
+    }
     let remote = remote.rekeyed(to: state.normalizerVersion)
+    var observed = clock
     if let greatest = remote.greatestTimestamp {
       do {
-        try clock.observe(greatest)
+        try observed.observe(greatest)
       } catch {
         throw .clockSkew(error)
       }
     }
+    var merged = state
     var report = MergeReport()
-    state.merge(remote, reporting: &report)
+    merged.merge(remote, reporting: &report)
+    try policy.check(removing: report.recordsRemoved, from: state, leaving: merged)
+    let problems = merged.invariantViolations()
+    if !problems.isEmpty {
+      // Only problems the merge brings: a state saved by an older build may carry its own.
+      let known = Set(state.invariantViolations())
+      let brought = problems.filter { !known.contains($0) }
+      if !brought.isEmpty { throw .unsoundMerge(Array(brought.prefix(3))) }
+    }
+    state = merged
+    clock = observed
     return report
   }
 

@@ -6,7 +6,7 @@
 ///
 /// Cost: O(n), about 3 GB/s in release builds ("slicing-by-16": sixteen table lookups per
 /// sixteen bytes, independent of each other, so they overlap in the processor).
-struct CRC32 {
+package struct CRC32 {
   /// Sixteen 256-entry tables, one after another: table k advances a byte k positions.
   private static let table: [UInt32] = {
     var table = [UInt32](repeating: 0, count: 16 * 256)
@@ -54,12 +54,12 @@ struct CRC32 {
     }
   }
 
-  static func checksum(_ bytes: [UInt8]) -> UInt32 {
+  package static func checksum(_ bytes: [UInt8]) -> UInt32 {
     bytes.withUnsafeBufferPointer { checksum($0) }
   }
 
   /// The text stored in a file: `crc32:` and eight lower-case hex digits.
-  static func label(_ value: UInt32) -> String {
+  package static func label(_ value: UInt32) -> String {
     let hex = String(value, radix: 16)
     return "crc32:" + String(repeating: "0", count: 8 - hex.count) + hex
   }

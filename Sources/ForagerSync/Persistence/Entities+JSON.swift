@@ -24,11 +24,11 @@ extension Category: JSONCodable {
     var scope: LWWRegister<SharingScope>?
     try reader.readObject(categoryFields) { reader, field throws(JSONError) in
       switch field {
-      case 0: creation = try reader.read()
-      case 1: key = try reader.read()
-      case 2: name = try reader.read()
-      case 3: order = try reader.read()
-      default: scope = try reader.read()
+      case 0: try reader.read(into: &creation)
+      case 1: try reader.read(into: &key)
+      case 2: try reader.read(into: &name)
+      case 3: try reader.read(into: &order)
+      default: try reader.read(into: &scope)
       }
     }
     self.init(
@@ -63,13 +63,13 @@ extension IngredientTemplate: JSONCodable {
     var uses: GCounter?
     try reader.readObject(templateFields) { reader, field throws(JSONError) in
       switch field {
-      case 0: category = try reader.read()
-      case 1: creation = try reader.read()
-      case 2: key = try reader.read()
-      case 3: name = try reader.read()
-      case 4: scope = try reader.read()
-      case 5: staple = try reader.read()
-      default: uses = try reader.read()
+      case 0: try reader.read(into: &category)
+      case 1: try reader.read(into: &creation)
+      case 2: try reader.read(into: &key)
+      case 3: try reader.read(into: &name)
+      case 4: try reader.read(into: &scope)
+      case 5: try reader.read(into: &staple)
+      default: try reader.read(into: &uses)
       }
     }
     self.init(
@@ -102,12 +102,12 @@ extension Recipe: JSONCodable {
     var uses: GCounter?
     try reader.readObject(recipeFields) { reader, field throws(JSONError) in
       switch field {
-      case 0: creation = try reader.read()
-      case 1: id = try reader.read()
-      case 2: lines = try reader.read()
-      case 3: scope = try reader.read()
-      case 4: title = try reader.read()
-      default: uses = try reader.read()
+      case 0: try reader.read(into: &creation)
+      case 1: try reader.read(into: &id)
+      case 2: try reader.read(into: &lines)
+      case 3: try reader.read(into: &scope)
+      case 4: try reader.read(into: &title)
+      default: try reader.read(into: &uses)
       }
     }
     self.init(
@@ -135,10 +135,10 @@ extension NamedContainer: JSONCodable {
     var scope: LWWRegister<SharingScope>?
     try reader.readObject(containerFields) { reader, field throws(JSONError) in
       switch field {
-      case 0: creation = try reader.read()
+      case 0: try reader.read(into: &creation)
       case 1: id = try ID(from: &reader)
-      case 2: name = try reader.read()
-      default: scope = try reader.read()
+      case 2: try reader.read(into: &name)
+      default: try reader.read(into: &scope)
       }
     }
     self.init(id: id.take()!, creation: creation.take()!, name: name.take()!, scope: scope.take()!)
@@ -175,15 +175,15 @@ extension GroceryListItem: JSONCodable {
     var text: LWWRegister<String>?
     try reader.readObject(itemFields) { reader, field throws(JSONError) in
       switch field {
-      case 0: category = try reader.read()
-      case 1: checked = try reader.read()
-      case 2: creation = try reader.read()
-      case 3: id = try reader.read()
-      case 4: listID = try reader.read()
-      case 5: scope = try reader.read()
-      case 6: source = try reader.read()
-      case 7: template = try reader.read()
-      default: text = try reader.read()
+      case 0: try reader.read(into: &category)
+      case 1: try reader.read(into: &checked)
+      case 2: try reader.read(into: &creation)
+      case 3: try reader.read(into: &id)
+      case 4: try reader.read(into: &listID)
+      case 5: try reader.read(into: &scope)
+      case 6: try reader.read(into: &source)
+      case 7: try reader.read(into: &template)
+      default: try reader.read(into: &text)
       }
     }
     self.init(
@@ -215,11 +215,11 @@ extension PlannedMeal: JSONCodable {
     var slot: SlotKey?
     try reader.readObject(mealFields) { reader, field throws(JSONError) in
       switch field {
-      case 0: assignment = try reader.read()
-      case 1: creation = try reader.read()
-      case 2: plan = try reader.read()
-      case 3: scope = try reader.read()
-      default: slot = try reader.read()
+      case 0: try reader.read(into: &assignment)
+      case 1: try reader.read(into: &creation)
+      case 2: try reader.read(into: &plan)
+      case 3: try reader.read(into: &scope)
+      default: try reader.read(into: &slot)
       }
     }
     self.init(
@@ -247,10 +247,10 @@ extension Member: JSONCodable {
     var role: LWWRegister<MemberRole>?
     try reader.readObject(memberFields) { reader, field throws(JSONError) in
       switch field {
-      case 0: creation = try reader.read()
-      case 1: id = try reader.read()
-      case 2: name = try reader.read()
-      default: role = try reader.read()
+      case 0: try reader.read(into: &creation)
+      case 1: try reader.read(into: &id)
+      case 2: try reader.read(into: &name)
+      default: try reader.read(into: &role)
       }
     }
     self.init(
@@ -298,25 +298,25 @@ extension HouseholdState: JSONCodable {
     var moves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
     try reader.readObject(stateFields) { reader, field throws(JSONError) in
       switch field {
-      case 0: categories = try reader.read()
-      case 1: dissolved = try reader.read()
-      case 2: householdID = try reader.read()
-      case 3: ingredients = try reader.read()
-      case 4: items = try reader.read()
-      case 5: lists = try reader.read()
-      case 6: meals = try reader.read()
-      case 7: members = try reader.read()
-      case 8: normalizerVersion = try reader.read()
-      case 9: owner = try reader.read()
-      case 10: plans = try reader.read()
-      default: recipes = try reader.read()
+      case 0: try reader.read(into: &categories)
+      case 1: try reader.read(into: &dissolved)
+      case 2: try reader.read(into: &householdID)
+      case 3: try reader.read(into: &ingredients)
+      case 4: try reader.read(into: &items)
+      case 5: try reader.read(into: &lists)
+      case 6: try reader.read(into: &meals)
+      case 7: try reader.read(into: &members)
+      case 8: try reader.read(into: &normalizerVersion)
+      case 9: try reader.read(into: &owner)
+      case 10: try reader.read(into: &plans)
+      default: try reader.read(into: &recipes)
       }
     } unknown: { reader, name throws(JSONError) in
       // The one optional member (see `write(to:)`); it may appear once.
       guard name == "categoryMoves", moves == nil else {
         throw reader.error(moves == nil ? .unknownKey(name) : .duplicateKey(name))
       }
-      moves = try reader.read()
+      try reader.read(into: &moves)
     }
     self.init(householdID: householdID!, normalizerVersion: normalizerVersion!)
     self.owner = owner!

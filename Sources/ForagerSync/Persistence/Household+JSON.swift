@@ -126,7 +126,7 @@ extension Creation: JSONCodable {
     var member: MemberID?
     var timestamp: HybridTimestamp?
     try reader.readObject(creationFields) { reader, field throws(JSONError) in
-      if field == 0 { member = try reader.read() } else { timestamp = try reader.read() }
+      if field == 0 { try reader.read(into: &member) } else { try reader.read(into: &timestamp) }
     }
     self.init(timestamp: timestamp.take()!, member: member.take()!)
   }
@@ -170,7 +170,7 @@ extension ItemSource: JSONCodable {
       case "recipe":
         var id: RecipeID?
         try reader.readObject(recipeSourceFields) { reader, _ throws(JSONError) in
-          id = try reader.read()
+          try reader.read(into: &id)
         }
         source = .recipe(id!)
       default:

@@ -147,6 +147,18 @@ public enum ReplicaFileFormat {
   /// - Throws: ``StoreError`` saying what is wrong, with the byte offset where there is one.
   /// - Complexity: O(size of the file).
   public static func decode(_ bytes: [UInt8], file: URL) throws(StoreError) -> ReplicaFileContents {
+    let contents = try decodeUnchecked(bytes, file: file)
+    // A file is bytes from outside: its household must be sound before anyone merges it.
+    let problems = contents.state.invariantViolations()
+    if !problems.isEmpty {
+      throw StoreError(file: file, problem: .unsound(Array(problems.prefix(3))))
+    }
+    return contents
+  }
+
+  private static func decodeUnchecked(_ bytes: [UInt8], file: URL) throws(StoreError)
+    -> ReplicaFileContents
+  {
     try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
       let sections = try Sections(buffer, file: file)
       switch sections.format {
@@ -296,11 +308,11 @@ private struct Sections {
               try reader.nextElement()
               return ClockReading(wallMilliseconds: wall, logical: try reader.read(UInt32.self))
             }
-        case 1: household = try reader.read()
-        case 2: member = try reader.read()
-        case 3: normalizer = try reader.read()
-        case 4: replica = try reader.read()
-        default: state = try reader.read()
+        case 1: try reader.read(into: &household)
+        case 2: try reader.read(into: &member)
+        case 3: try reader.read(into: &normalizer)
+        case 4: try reader.read(into: &replica)
+        default: try reader.read(into: &state)
         }
       },
       unknown: { reader, name throws(JSONError) in

@@ -24,6 +24,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The checksum holds but the content breaks the model's rules (a build with a bug wrote
     /// it, or the envelope and the state disagree).
     case invalidContent(JSONError)
+    /// The content reads, but the household it holds is unsound (two records for one key, a
+    /// reference to nothing): the first few problems.
+    case unsound([String])
     /// Saving failed; the previous file, if any, is unchanged.
     case writeFailed(String)
   }
@@ -62,6 +65,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
       detail =
         "was keyed by normalizer v\(found.rawValue); this build has up to v\(supported.rawValue)"
     case .invalidContent(let error): detail = "holds an invalid replica: \(error)"
+    case .unsound(let problems):
+      detail = "holds an unsound household: \(problems.joined(separator: "; "))"
     case .writeFailed(let reason): detail = "could not be saved: \(reason)"
     }
     return "\(file.path) \(detail)"

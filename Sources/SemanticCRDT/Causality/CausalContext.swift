@@ -37,6 +37,11 @@ public struct CausalContext: Hashable, Sendable {
     VersionVector(replicas.mapValues(\.prefix))
   }
 
+  /// The most replicas a decoded context, version vector or counter may name: 100,000, about
+  /// seven years of four devices opening their replica ten times a day (each open is a new
+  /// incarnation). More comes from a forged or damaged state.
+  public static let maximumReplicas = 100_000
+
   /// The greatest counter seen from `replica`, or 0.
   public func maximum(of replica: ReplicaID) -> UInt64 {
     replicas[replica]?.maximum ?? 0
@@ -139,6 +144,12 @@ extension CausalContext: Codable {
   /// data-corruption errors. Overlapping intervals are accepted and normalized.
   public init(from decoder: any Decoder) throws {
     let raw = try [String: [[UInt64]]](from: decoder)
+    guard raw.count <= Self.maximumReplicas else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "A causal context names more than \(Self.maximumReplicas) replicas"))
+    }
     var replicas: [ReplicaID: CounterSet] = [:]
     for (replica, pairs) in raw {
       guard !replica.isEmpty, !pairs.isEmpty else {
@@ -149,12 +160,14 @@ extension CausalContext: Codable {
       }
       var ranges: [ClosedRange<UInt64>] = []
       for pair in pairs {
-        guard pair.count == 2, pair[0] >= 1, pair[0] <= pair[1] else {
+        guard pair.count == 2, pair[0] >= 1, pair[0] <= pair[1], pair[1] <= Dot.maximumCounter
+        else {
           throw DecodingError.dataCorrupted(
             .init(
               codingPath: decoder.codingPath,
               debugDescription:
-                "Interval \(pair) of replica \(replica) is not [first, last] with 1 ≤ first ≤ last")
+                "Interval \(pair) of replica \(replica) is not [first, last] with 1 ≤ first ≤ last ≤ \(Dot.maximumCounter)"
+            )
           )
         }
         ranges.append(pair[0]...pair[1])

@@ -22,7 +22,9 @@ struct CounterSet: Hashable, Sendable {
     merged.reserveCapacity(sorted.count)
     for range in sorted {
       let range = max(range.lowerBound, 1)...range.upperBound
-      if let last = merged.last, range.lowerBound <= last.upperBound &+ 1 {
+      if let last = merged.last,
+        last.upperBound == .max || range.lowerBound <= last.upperBound + 1
+      {
         merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
       } else {
         merged.append(range)

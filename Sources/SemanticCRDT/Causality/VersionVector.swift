@@ -99,7 +99,9 @@ extension VersionVector: Codable {
   /// Decodes `{"replica": counter, …}`; a zero counter is a data-corruption error.
   public init(from decoder: any Decoder) throws {
     let raw = try [String: UInt64](from: decoder)
-    guard raw.values.allSatisfy({ $0 > 0 }), !raw.keys.contains("") else {
+    guard raw.values.allSatisfy({ $0 > 0 && $0 <= Dot.maximumCounter }), !raw.keys.contains(""),
+      raw.count <= CausalContext.maximumReplicas
+    else {
       throw DecodingError.dataCorrupted(
         .init(
           codingPath: decoder.codingPath,

@@ -16,6 +16,11 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable {
   /// The replica that issued this timestamp.
   public let replica: ReplicaID
 
+  /// The latest wall time a decoded timestamp may carry: the last millisecond of the year
+  /// 9999. Anything later comes from a forged or damaged state, and would bring a clock that
+  /// observes it near the end of its range.
+  public static let maximumWallMilliseconds: UInt64 = 253_402_300_799_999
+
   /// Creates a timestamp from its parts.
   ///
   /// Writes should take their timestamps from ``HybridClock/tick()``; this initializer is for
@@ -51,6 +56,10 @@ extension HybridTimestamp: Codable {
     guard container.isAtEnd else {
       throw DecodingError.dataCorruptedError(
         in: container, debugDescription: "A hybrid timestamp has exactly three elements")
+    }
+    guard wall <= Self.maximumWallMilliseconds else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "Wall time \(wall) ms is after the year 9999")
     }
     self.init(wallMilliseconds: wall, logical: logical, replica: replica)
   }

@@ -32,8 +32,16 @@ public struct GCounter: Hashable, Sendable {
 
   /// The total of all contributions.
   ///
+  /// Saturates at `UInt64.max` rather than trapping: decoding bounds each contribution and
+  /// their number, so only an impossible count of local increments could reach it.
+  ///
   /// - Complexity: O(*r*) for *r* replicas.
-  public var value: UInt64 { contributions.values.reduce(0, +) }
+  public var value: UInt64 {
+    contributions.values.reduce(0) { sum, contribution in
+      let (total, overflow) = sum.addingReportingOverflow(contribution)
+      return overflow ? .max : total
+    }
+  }
 
   /// Adds `amount` to the contribution of `replica`.
   ///

@@ -17,6 +17,12 @@ public struct Dot: Hashable, Comparable, Sendable {
   /// - Parameters:
   ///   - replica: The replica that made the event.
   ///   - counter: Its sequence number, at least 1.
+  /// The greatest counter a decoded dot, context or counter may hold: 2⁴⁰, a trillion writes
+  /// by one replica. Anything above comes from a forged or damaged state; refusing it at
+  /// decode keeps every later sum and successor of counters (over at most
+  /// ``CausalContext/maximumReplicas`` replicas) far from overflow.
+  public static let maximumCounter: UInt64 = 1 << 40
+
   public init(_ replica: ReplicaID, _ counter: UInt64) {
     precondition(counter > 0, "Dot counters start at 1")
     self.replica = replica
@@ -48,9 +54,9 @@ extension Dot: Codable {
     var container = try decoder.unkeyedContainer()
     let replica = try container.decode(ReplicaID.self)
     let counter = try container.decode(UInt64.self)
-    guard counter > 0 else {
+    guard counter > 0, counter <= Dot.maximumCounter else {
       throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "A dot counter must be at least 1")
+        in: container, debugDescription: "A dot counter must be in 1…\(Dot.maximumCounter)")
     }
     guard container.isAtEnd else {
       throw DecodingError.dataCorruptedError(

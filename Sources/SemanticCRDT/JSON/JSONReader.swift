@@ -73,6 +73,14 @@ public struct JSONReader {
 
   /// Reads one value of a type that knows how to read itself.
   @inlinable
+  /// Reads a field's value into its slot. The slot's type is an optional only to say whether
+  /// the field was seen: the value itself must not be `null` (a field that may be null has a
+  /// slot of a doubly optional type), so a forged `null` is refused here, at its offset, and
+  /// never reaches a force-unwrap.
+  public mutating func read<Value: JSONReadable>(into slot: inout Value?) throws(JSONError) {
+    slot = try Value(from: &self)
+  }
+
   public mutating func read<Value: JSONReadable>(_ type: Value.Type = Value.self) throws(JSONError)
     -> Value
   {

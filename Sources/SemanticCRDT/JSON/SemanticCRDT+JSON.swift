@@ -28,6 +28,9 @@ extension Dot: JSONCodable {
       try reader.nextElement()
       let counter = try UInt64(from: &reader)
       guard counter > 0 else { throw reader.error(.invalidValue("a dot counter is 0")) }
+      guard counter <= Dot.maximumCounter else {
+        throw reader.error(.numberOutOfRange("dot counter \(counter) > \(Dot.maximumCounter)"))
+      }
       return Dot(replica, counter)
     }
   }
@@ -46,6 +49,9 @@ extension HybridTimestamp: JSONCodable {
   public init(from reader: inout JSONReader) throws(JSONError) {
     self = try reader.readTuple { reader throws(JSONError) in
       let wall = try UInt64(from: &reader)
+      guard wall <= HybridTimestamp.maximumWallMilliseconds else {
+        throw reader.error(.numberOutOfRange("wall time \(wall) ms is after the year 9999"))
+      }
       try reader.nextElement()
       let logical = try UInt32(from: &reader)
       try reader.nextElement()
@@ -84,11 +90,11 @@ extension CausalContext: JSONCodable {
           try reader.nextElement()
           return (first, try UInt64(from: &reader))
         }
-        guard first >= 1, first <= last else {
+        guard first >= 1, first <= last, last <= Dot.maximumCounter else {
           throw JSONError(
             .invalidValue(
               "Interval [\(first), \(last)] of replica \(replica) is not [first, last] with "
-                + "1 ≤ first ≤ last"), at: start)
+                + "1 ≤ first ≤ last ≤ \(Dot.maximumCounter)"), at: start)
         }
         ranges.append(first...last)
       }
@@ -96,6 +102,11 @@ extension CausalContext: JSONCodable {
         throw reader.error(.invalidValue("replica \(replica) has no intervals"))
       }
       replicas[ReplicaID(replica)] = CounterSet(ranges)
+      guard replicas.count <= CausalContext.maximumReplicas else {
+        throw reader.error(
+          .invalidValue(
+            "a causal context names more than \(CausalContext.maximumReplicas) replicas"))
+      }
     }
     self.init(replicas: replicas)
   }
@@ -115,11 +126,18 @@ extension VersionVector: JSONCodable {
     var counters: [ReplicaID: UInt64] = [:]
     try reader.readDynamicObject { reader, replica throws(JSONError) in
       let counter = try UInt64(from: &reader)
-      guard !replica.isEmpty, counter > 0 else {
+      guard !replica.isEmpty, counter > 0, counter <= Dot.maximumCounter else {
         throw reader.error(
-          .invalidValue("Version vector entries need a non-empty replica and a counter > 0"))
+          .invalidValue(
+            "Version vector entries need a non-empty replica and a counter in 1…\(Dot.maximumCounter)"
+          ))
       }
       counters[ReplicaID(replica)] = counter
+      guard counters.count <= CausalContext.maximumReplicas else {
+        throw reader.error(
+          .invalidValue(
+            "a version vector names more than \(CausalContext.maximumReplicas) replicas"))
+      }
     }
     self.init(counters)
   }

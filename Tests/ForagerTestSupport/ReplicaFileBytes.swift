@@ -1,22 +1,25 @@
-@testable import ForagerSync
+import ForagerSync
 
 /// Edits format-2 file bytes the way the tests need: take the content out, put (possibly
 /// damaged) content back under a checksum that matches it.
-enum ReplicaFileBytes {
+package enum ReplicaFileBytes {
   /// `{"format":2,"checksum":"crc32:…","content":` — fixed width, as `ReplicaFileFormat` writes.
-  static let prefixLength = #"{"format":2,"checksum":"crc32:00000000","content":"#.utf8.count
+  package static let prefixLength = #"{"format":2,"checksum":"crc32:00000000","content":"#.utf8
+    .count
 
-  static func content(of file: [UInt8]) -> [UInt8] {
+  package static func content(of file: [UInt8]) -> [UInt8] {
     precondition(
       file.starts(with: #"{"format":2,"checksum":"crc32:"#.utf8), "not a format-2 file")
     return Array(file[prefixLength..<(file.count - 1)])
   }
 
-  static func file(content: [UInt8]) -> [UInt8] {
+  package static func file(content: [UInt8]) -> [UInt8] {
     Array(#"{"format":2,"checksum":""#.utf8) + Array(CRC32.label(CRC32.checksum(content)).utf8)
       + Array(#"","content":"#.utf8) + content + [UInt8(ascii: "}")]
   }
 
   /// The file with its checksum recomputed over its (edited) content.
-  static func restamped(_ file: [UInt8]) -> [UInt8] { self.file(content: content(of: file)) }
+  package static func restamped(_ file: [UInt8]) -> [UInt8] {
+    self.file(content: content(of: file))
+  }
 }

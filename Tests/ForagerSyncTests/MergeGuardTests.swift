@@ -1,0 +1,125 @@
+import ForagerSync
+import ForagerTestSupport
+import Foundation
+import SemanticCRDT
+import Testing
+
+/// A state from outside is checked before anything of it is applied: a forged one that
+/// removes the household, claims this replica's writes or leaves it unsound is refused, and
+/// the device is unchanged.
+@Suite("Merge guards")
+struct MergeGuardTests {
+  let home = HouseholdID()
+  let ana = MemberID()
+
+  func devices() throws -> (phone: HouseholdReplica, tablet: HouseholdReplica) {
+    var phone = HouseholdReplica.create(
+      household: home, owner: ana, ownerName: "Ana", replica: "phone", wallClock: .fixed(1_000))
+    try phone.seedDefaultCategories()
+    try phone.addMember(MemberID(), name: "Sam")
+    try phone.recordUse(ofIngredient: "salt")
+    var tablet = HouseholdReplica(
+      joining: home, member: ana, replica: "tablet", wallClock: .fixed(2_000))
+    try tablet.merge(phone.state)
+    return (phone, tablet)
+  }
+
+  /// The forged file of the red-team pass: contexts that have seen every record, entries that
+  /// hold none. Merged, it would empty every device, owner and members included.
+  func wiped(_ state: HouseholdState) -> HouseholdState {
+    var forged = state
+    for key in forged.members.keys { forged.members.remove(key) }
+    for key in forged.categories.keys { forged.categories.remove(key) }
+    for key in forged.ingredients.keys { forged.ingredients.remove(key) }
+    return forged
+  }
+
+  @Test func aStateThatRemovesTheOwnerIsRefused() throws {
+    var (phone, tablet) = try devices()
+    let before = tablet.state
+    #expect(throws: HouseholdError.removesOwnerOrEveryMember) {
+      try tablet.merge(wiped(phone.state))
+    }
+    #expect(tablet.state == before)
+    // A person who means it can allow it.
+    try tablet.merge(wiped(phone.state), policy: .allowingAnyRemoval)
+    #expect(tablet.categories().isEmpty)
+    _ = try phone.getOrCreateCategory(displayName: "Spices")
+  }
+
+  @Test func aStateThatRemovesMostRecordsIsRefused() throws {
+    let (phone, tablet) = try devices()
+    var forged = phone.state
+    for key in forged.categories.keys { forged.categories.remove(key) }
+    var device = tablet
+    let before = device.state
+    #expect(throws: HouseholdError.massRemoval(removed: 7, live: 10)) {
+      try device.merge(forged)
+    }
+    #expect(device.state == before)
+    // Removing a few is a merge like any other.
+    var few = phone.state
+    few.categories.remove(CategoryKey(normalizing: "Bakery"))
+    try device.merge(few)
+    #expect(device.categories().count == 6)
+  }
+
+  @Test func aStateClaimingThisReplicasUnmadeWritesIsRefused() throws {
+    var (phone, tablet) = try devices()
+    // The tablet's own writes, as a forged file claims them: one more than it made.
+    var claim = tablet
+    _ = try claim.getOrCreateCategory(displayName: "Spices")
+    var forged = phone.state
+    forged.merge(claim.state)
+    forged.categories.remove(CategoryKey(normalizing: "Spices"))
+    let before = tablet.state
+    #expect(throws: HouseholdError.claimsUnmadeWrites("tablet")) { try tablet.merge(forged) }
+    #expect(tablet.state == before)
+    // Its next write would otherwise have taken the claimed dot and vanished on the phone.
+    _ = try tablet.getOrCreateCategory(displayName: "Spices")
+    try phone.merge(tablet.state)
+    #expect(phone.category(named: "spices") != nil)
+  }
+
+  @Test func aStateThatWouldLeaveTheHouseholdUnsoundIsRefused() throws {
+    var (phone, tablet) = try devices()
+    // An item naming a template no one has: a buggy build's delta.
+    let list = try phone.createWeeklyList(name: "This Week")
+    try phone.addItem("salt", to: list.id)
+    var forged = phone.state
+    for key in forged.ingredients.keys { forged.ingredients.remove(key) }
+    var fresh = HouseholdReplica(
+      joining: home, member: ana, replica: "laptop", wallClock: .fixed(3_000))
+    #expect(throws: HouseholdError.self) { try fresh.merge(forged) }
+    do {
+      try fresh.merge(forged)
+    } catch {
+      guard case .unsoundMerge(let problems) = error else {
+        Issue.record("refused with \(error)")
+        return
+      }
+      #expect(problems.contains { $0.contains("salt") })
+    }
+    #expect(fresh.state == HouseholdState(householdID: home))
+    try tablet.merge(phone.state)
+  }
+
+  @Test func aFileHoldingAnUnsoundHouseholdIsRefused() throws {
+    var (phone, _) = try devices()
+    let list = try phone.createWeeklyList(name: "This Week")
+    try phone.addItem("salt", to: list.id)
+    var unsound = phone.state
+    for key in unsound.ingredients.keys { unsound.ingredients.remove(key) }
+    let device = HouseholdReplica(state: unsound, member: ana, clock: HybridClock(replica: "phone"))
+    let bytes = ReplicaFileFormat.encode(ReplicaFileContents(device))
+    let file = URL(fileURLWithPath: "/unsound.forager.json")
+    #expect {
+      try ReplicaFileFormat.decode(bytes, file: file)
+    } throws: { error in
+      guard let error = error as? StoreError, case .unsound(let problems) = error.problem else {
+        return false
+      }
+      return !problems.isEmpty && "\(error)".contains("unsound household")
+    }
+  }
+}

@@ -1,0 +1,174 @@
+import CRDTTestSupport
+import ForagerSync
+import ForagerSyncTool
+import ForagerTestSupport
+import Foundation
+import SemanticCRDT
+import Testing
+
+/// A fuzzer that knows JSON: it parses valid replica files, mutates the tree (null and
+/// wrong-type values, extreme integers, duplicated, swapped, removed and added subtrees,
+/// contexts claiming more, huge arrays), writes it back under a valid checksum, and runs the
+/// reader, the merge and the command line on the result. Whatever the bytes, nothing traps or
+/// hangs, every refusal is typed, every accepted state is sound, and no input file changes.
+///
+/// A few thousand cases by default; `FORAGER_PROPERTY_ITERATIONS` scales it, and
+/// `FORAGER_SEED` replays one seed.
+@Suite("Structure-aware fuzzing of replica files")
+struct StructureFuzzTests {
+  /// Seeds whose runs once found a defect, replayed before the random one.
+  static let regressionSeeds: [UInt64] = []
+
+  /// Values that break assumptions: null, each wrong type, integers at and past every width.
+  static let extremes: [JSONTree] =
+    [
+      .null, .bool(true), .string(""), .string("x"), .array([]), .object([]),
+    ]
+    + [
+      "0", "-1", "1.5", "1e400", "-0", "4294967295", "4294967296", "9223372036854775807",
+      "9223372036854775808", "18446744073709551615", "18446744073709551616",
+      "-9223372036854775808", "99999999999999999999999999",
+    ].map(JSONTree.number)
+
+  static func mutate(_ tree: inout JSONTree, _ random: inout SplitMix64) {
+    let paths = tree.paths
+    let path = random.pick(paths)[...]
+    switch random.int(in: 0..<9) {
+    case 0:
+      tree[path] = .null
+    case 1, 2:
+      tree[path] = random.pick(extremes)
+    case 3:
+      // A subtree copied over another: a record under another's key, a context elsewhere.
+      tree[path] = tree[random.pick(paths)[...]]
+    case 4:
+      let other = random.pick(paths)[...]
+      guard !other.starts(with: path), !path.starts(with: other) else { return }
+      let (a, b) = (tree[path], tree[other])
+      tree[path] = b
+      tree[other] = a
+    case 5:
+      // Remove a member or element of the container holding the node.
+      guard let last = path.last else { return }
+      let parent = path.dropLast()
+      switch tree[parent] {
+      case .array(var elements):
+        elements.remove(at: last)
+        tree[parent] = .array(elements)
+      case .object(var members):
+        members.remove(at: last)
+        tree[parent] = .object(members)
+      default: return
+      }
+    case 6:
+      // Add a member: an unknown key, or a second copy of an existing one.
+      guard case .object(var members) = tree[path] else { return }
+      let key = members.isEmpty || random.chance(0.5) ? "zz" : random.pick(members).key
+      members.insert((key, random.pick(extremes)), at: random.int(in: 0...members.count))
+      tree[path] = .object(members)
+    case 7:
+      // A huge array: one element repeated.
+      guard case .array(let elements) = tree[path], let element = elements.first else { return }
+      tree[path] = .array(Array(repeating: element, count: random.int(in: 1_000...20_000)))
+    default:
+      // Claim more: a number raised towards the top of its range (counters, intervals,
+      // clocks, counts).
+      guard case .number(let text) = tree[path], let value = UInt64(text) else { return }
+      let raised =
+        random.chance(0.5)
+        ? UInt64.max - UInt64(random.int(in: 0...2))
+        : value &+ (UInt64(1) << UInt64(random.int(in: 0...63)))
+      tree[path] = .number(String(raised))
+    }
+  }
+
+  struct Outcomes: CustomStringConvertible {
+    var accepted = 0
+    var refused = 0
+    var merged = 0
+    var mergeRefused = 0
+    var toolRuns = 0
+    var description: String {
+      "\(accepted) accepted, \(refused) refused, \(merged) merged, \(mergeRefused) merges refused, \(toolRuns) command-line runs"
+    }
+  }
+
+  @Test(.timeLimit(.minutes(8)))
+  func mutatedFilesAreRefusedWithATypedErrorOrAreSound() throws {
+    let iterations = PropertyEnvironment.iterations(default: 3_000)
+    let seeds =
+      PropertyEnvironment.replaySeed.map { [$0] }
+      ?? Self.regressionSeeds + [UInt64.random(in: 0...UInt64.max)]
+    for seed in seeds {
+      let outcomes = try fuzz(seed: seed, iterations: iterations)
+      // Each stage must be reached, or the test proves little.
+      #expect(outcomes.accepted > 0 && outcomes.refused > 0, "seed \(seed): \(outcomes)")
+      #expect(outcomes.merged > 0 && outcomes.toolRuns > 0, "seed \(seed): \(outcomes)")
+    }
+  }
+
+  func fuzz(seed: UInt64, iterations: Int) throws -> Outcomes {
+    // Printed first, so that a run that traps names the seed to replay.
+    print("structure fuzzing: seed \(seed) (replay: FORAGER_SEED=\(seed)), \(iterations) cases")
+    var random = SplitMix64(seed: seed)
+    let households = (0..<3).map { RandomHousehold.replicas(seed: UInt64($0) * 17 + 3) }
+    let originals = households.map {
+      ReplicaFileFormat.encode(ReplicaFileContents($0[0]))
+    }
+    let folder = TemporaryFolder()
+    let base = folder.file("base.forager.json")
+    try Data(originals[0]).write(to: base)
+    let baseBytes = try Data(contentsOf: base)
+    let url = folder.file("mutated.forager.json")
+    var outcomes = Outcomes()
+    for iteration in 0..<iterations {
+      let which = random.int(in: 0..<originals.count)
+      var tree = try #require(JSONTree.parse(ReplicaFileBytes.content(of: originals[which])))
+      for _ in 0..<random.int(in: 1...3) { Self.mutate(&tree, &random) }
+      let bytes = ReplicaFileBytes.file(content: tree.bytes)
+      let label = "seed \(seed), iteration \(iteration)"
+
+      let contents: ReplicaFileContents
+      do {
+        contents = try ReplicaFileFormat.decode(bytes, file: url)
+      } catch {
+        #expect(error.file == url, "\(label)")
+        outcomes.refused += 1
+        continue
+      }
+      outcomes.accepted += 1
+      let problems = contents.state.invariantViolations()
+      #expect(problems.isEmpty, "\(label): an accepted state is unsound: \(problems)")
+
+      // Merged into a device of that household (another device's replica).
+      var device = households[which][1]
+      let before = device.state
+      do {
+        try device.merge(contents.state)
+        outcomes.merged += 1
+        let merged = device.state.invariantViolations()
+        #expect(merged.isEmpty, "\(label): merging made the device unsound: \(merged)")
+      } catch {
+        outcomes.mergeRefused += 1
+        #expect(device.state == before, "\(label): a refused merge changed the device")
+      }
+
+      // The command line, on a few of them: it reads, and never writes its inputs.
+      if iteration % 25 == 0 {
+        try Data(bytes).write(to: url)
+        for arguments in [
+          ["verify", url.path], ["inspect", url.path],
+          ["merge", base.path, url.path, "-o", folder.file("out.forager.json").path],
+        ] {
+          let result = SyncTool.run(arguments)
+          #expect(
+            [0, 1].contains(result.status), "\(label): \(arguments[0]) exited \(result.status)")
+          outcomes.toolRuns += 1
+        }
+        #expect(try Data(contentsOf: url) == Data(bytes), "\(label): an input file changed")
+        #expect(try Data(contentsOf: base) == baseBytes, "\(label): an input file changed")
+      }
+    }
+    return outcomes
+  }
+}
