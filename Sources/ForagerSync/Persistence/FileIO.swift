@@ -12,15 +12,31 @@ import Foundation
 enum FileIO {
   struct Failure: Error {
     let reason: String
+    /// Set when the file is over the size limit: its size (as far as read) and the limit.
+    var tooLarge: (size: Int, limit: Int)?
 
     init(_ action: String, _ path: String, errno code: Int32 = errno) {
       reason = "\(action) \(path): \(String(cString: strerror(code)))"
     }
+
+    init(reason: String) { self.reason = reason }
+  }
+
+  /// A file over the size limit: reading it would take memory no household needs.
+  static func tooLarge(_ path: String, size: Int, limit: Int) -> Failure {
+    var failure = Failure(reason: "\(path) holds \(size) bytes, over the limit of \(limit)")
+    failure.tooLarge = (size, limit)
+    return failure
   }
 
   /// The whole file, or `nil` when there is no file at `path`.
-  static func readFile(_ path: String) throws(Failure) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  ///
+  /// Opening never blocks: a FIFO (or a symlink to one) would block an ordinary open until a
+  /// writer came, so the file is opened non-blocking and refused unless it is a regular file.
+  /// A file larger than `limit` bytes is refused before it is read, and reading stops if it
+  /// grows past `limit` meanwhile.
+  static func readFile(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     if descriptor < 0 {
       if errno == ENOENT { return nil }
       throw Failure("cannot open", path)
@@ -29,8 +45,9 @@ enum FileIO {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw Failure("cannot stat", path) }
     guard (info.st_mode & S_IFMT) == S_IFREG else {
-      throw Failure("not a regular file:", path, errno: EISDIR)
+      throw Failure(reason: "\(path) is not a regular file (a folder, FIFO, socket or device)")
     }
+    guard info.st_size <= limit else { throw tooLarge(path, size: Int(info.st_size), limit: limit) }
     // Read straight into a buffer of the file's size; grow it if the file grows meanwhile.
     var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
     var filled = 0
@@ -50,6 +67,7 @@ enum FileIO {
         return bytes
       }
       filled += count
+      if filled > limit { throw tooLarge(path, size: filled, limit: limit) }
     }
   }
 

@@ -20,9 +20,17 @@ import SemanticCRDT
 public struct ReplicaStore: Sendable {
   /// The replica's file.
   public let fileURL: URL
+  /// The largest file this store reads, in bytes; a larger one is refused with
+  /// ``StoreError/Problem/tooLarge(size:limit:)`` before it is read.
+  public var maximumFileSize: Int
 
-  public init(fileURL: URL) {
+  /// The default ``maximumFileSize``: 256 MiB. A household of 100,000 records is about 41 MB,
+  /// so this is room for about 600,000; a file past it is damage or an attack.
+  public static let defaultMaximumFileSize = 256 << 20
+
+  public init(fileURL: URL, maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize) {
     self.fileURL = fileURL
+    self.maximumFileSize = maximumFileSize
   }
 
   /// The file's contents as stored, or `nil` when there is no file. Opens no replica and mints
@@ -30,8 +38,11 @@ public struct ReplicaStore: Sendable {
   public func read() throws(StoreError) -> ReplicaFileContents? {
     let bytes: [UInt8]?
     do {
-      bytes = try FileIO.readFile(fileURL.path)
+      bytes = try FileIO.readFile(fileURL.path, limit: maximumFileSize)
     } catch {
+      if let (size, limit) = error.tooLarge {
+        throw StoreError(file: fileURL, problem: .tooLarge(size: size, limit: limit))
+      }
       throw StoreError(file: fileURL, problem: .unreadable(error.reason))
     }
     guard let bytes else { return nil }

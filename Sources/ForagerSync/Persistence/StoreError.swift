@@ -27,6 +27,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The content reads, but the household it holds is unsound (two records for one key, a
     /// reference to nothing): the first few problems.
     case unsound([String])
+    /// The file is larger than the store reads (``ReplicaStore/maximumFileSize``); `size` is
+    /// its size, or as much of it as was read before it grew past `limit`.
+    case tooLarge(size: Int, limit: Int)
     /// Saving failed; the previous file, if any, is unchanged.
     case writeFailed(String)
   }
@@ -65,6 +68,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
       detail =
         "was keyed by normalizer v\(found.rawValue); this build has up to v\(supported.rawValue)"
     case .invalidContent(let error): detail = "holds an invalid replica: \(error)"
+    case .tooLarge(let size, let limit):
+      detail = "holds \(size) bytes, more than the \(limit) a replica file may hold"
     case .unsound(let problems):
       detail = "holds an unsound household: \(problems.joined(separator: "; "))"
     case .writeFailed(let reason): detail = "could not be saved: \(reason)"

@@ -1,0 +1,49 @@
+import ForagerSync
+import ForagerTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Files that are not what they seem: reading them fails at once with a typed error and
+/// changes nothing; it never blocks, and never reads more than the limit.
+@Suite("Hostile files")
+struct HostileFileTests {
+  /// A FIFO named like a replica blocked an ordinary open until a writer came: forever, in a
+  /// sync folder. It is refused without blocking, and so is a symlink to one.
+  @Test(.timeLimit(.minutes(1)))
+  func aFIFOIsRefusedWithoutBlocking() throws {
+    let folder = TemporaryFolder()
+    let fifo = folder.file("peer.forager.json")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    let link = folder.file("link.forager.json")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: fifo)
+    for url in [fifo, link] {
+      #expect {
+        try ReplicaStore(fileURL: url).read()
+      } throws: { error in
+        guard let error = error as? StoreError, case .unreadable(let reason) = error.problem
+        else { return false }
+        return reason.contains("not a regular file")
+      }
+    }
+  }
+
+  @Test func aFileOverTheSizeLimitIsRefusedBeforeItIsRead() throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("big.forager.json")
+    try Data(repeating: UInt8(ascii: " "), count: 4_096).write(to: file)
+    let store = ReplicaStore(fileURL: file, maximumFileSize: 4_095)
+    #expect(throws: StoreError(file: file, problem: .tooLarge(size: 4_096, limit: 4_095))) {
+      try store.read()
+    }
+    #expect(
+      "\(StoreError(file: file, problem: .tooLarge(size: 4_096, limit: 4_095)))".contains(
+        "holds 4096 bytes, more than the 4095 a replica file may hold"))
+    #expect(ReplicaStore.defaultMaximumFileSize == 256 << 20)
+  }
+}
