@@ -46,4 +46,32 @@ struct HostileFileTests {
         "holds 4096 bytes, more than the 4095 a replica file may hold"))
     #expect(ReplicaStore.defaultMaximumFileSize == 256 << 20)
   }
+
+  /// The skew bound held for merges but not for a replica's own file (nor the command line's
+  /// first input): a file stamped a century ahead was opened, and froze last-writer-wins for
+  /// every device it reached.
+  @Test func aFileStampedFarAheadIsRefusedWhenOpened() throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("ahead.forager.json")
+    let household = HouseholdID()
+    let ana = MemberID()
+    let century: UInt64 = 100 * 365 * 24 * 3_600 * 1_000
+    let now: UInt64 = 1_767_571_200_000
+    let ahead = HouseholdReplica.create(
+      household: household, owner: ana, ownerName: "Ana", replica: "phone",
+      wallClock: .fixed(now + century))
+    try ReplicaStore(fileURL: file).save(ahead)
+    let before = try Data(contentsOf: file)
+    #expect {
+      try ReplicaStore(fileURL: file).open(
+        household: household, member: ana, wallClock: .fixed(now))
+    } throws: { error in
+      guard let error = error as? StoreError, case .clockSkew = error.problem else { return false }
+      return "\(error)".contains("stamped too far ahead")
+    }
+    #expect(try Data(contentsOf: file) == before)
+    // Within the bound it opens.
+    _ = try ReplicaStore(fileURL: file).open(
+      household: household, member: ana, wallClock: .fixed(now + century))
+  }
 }

@@ -97,14 +97,20 @@ public struct ReplicaStore: Sendable {
         file: file,
         problem: .newerNormalizer(found: contents.state.normalizerVersion, supported: .current))
     }
-    var latest = contents.clock.map { ($0.wallMilliseconds, $0.logical) }
-    if let greatest = contents.state.greatestTimestamp {
-      let observed = (greatest.wallMilliseconds, greatest.logical)
-      if latest.map({ $0 < observed }) ?? true { latest = observed }
+    // The file is bytes from outside too: its own stamps pass the skew bound, or one file
+    // stamped a century ahead would freeze last-writer-wins for every device it reaches.
+    var clock = HybridClock(replica: incarnation, wallClock: wallClock)
+    do {
+      if let stored = contents.clock {
+        try clock.observe(
+          HybridTimestamp(
+            wallMilliseconds: stored.wallMilliseconds, logical: stored.logical,
+            replica: incarnation))
+      }
+      if let greatest = contents.state.greatestTimestamp { try clock.observe(greatest) }
+    } catch {
+      throw StoreError(file: file, problem: .clockSkew(error))
     }
-    let clock = HybridClock(
-      replica: incarnation, wallClock: wallClock,
-      latest: latest.map { (wallMilliseconds: $0.0, logical: $0.1) })
     var replica = HouseholdReplica(state: contents.state, member: contents.member, clock: clock)
     replica.carriedFields = contents.carriedFields
     return replica

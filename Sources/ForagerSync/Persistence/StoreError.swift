@@ -30,6 +30,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file is larger than the store reads (``ReplicaStore/maximumFileSize``); `size` is
     /// its size, or as much of it as was read before it grew past `limit`.
     case tooLarge(size: Int, limit: Int)
+    /// The file's clock or one of its timestamps is further ahead of this device's clock than
+    /// the skew bound (the device's clock is wrong, or the file is forged).
+    case clockSkew(ClockSkewError)
     /// Saving failed; the previous file, if any, is unchanged.
     case writeFailed(String)
   }
@@ -68,6 +71,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
       detail =
         "was keyed by normalizer v\(found.rawValue); this build has up to v\(supported.rawValue)"
     case .invalidContent(let error): detail = "holds an invalid replica: \(error)"
+    case .clockSkew(let error): detail = "is stamped too far ahead: \(error)"
     case .tooLarge(let size, let limit):
       detail = "holds \(size) bytes, more than the \(limit) a replica file may hold"
     case .unsound(let problems):
