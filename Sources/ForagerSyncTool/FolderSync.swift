@@ -32,10 +32,27 @@ enum FolderSync {
     guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder),
       isFolder.boolValue
     else { throw .refused("\(folder.path) is not a folder") }
+    if let name, !isPlainName(name) {
+      throw .usage(
+        "--name \(name.debugDescription) must be a plain file name: no / or \\, not . or .., not starting with ."
+      )
+    }
+    // Held to the end: another process syncing this replica now would overwrite what this one
+    // saves, or this one what it saved.
+    let lock: ReplicaFileLock
+    do {
+      lock = try ReplicaStore(fileURL: replicaFile).lock()
+    } catch {
+      throw .refused(error.description)
+    }
+    defer { withExtendedLifetime(lock) {} }
     let own = try ReplicaFile.read(replicaFile)
     var replica = try own.open()
     let household = replica.householdID
     let ownName = (name ?? deviceName(of: replicaFile)) + ".forager.json"
+    // Temporary files of this device's saves that were killed midway.
+    ReplicaStore(fileURL: replicaFile).removeLeftovers()
+    ReplicaStore(fileURL: folder.appendingPathComponent(ownName)).removeLeftovers()
     var outcome = Outcome()
     let entries =
       ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
@@ -78,6 +95,13 @@ enum FolderSync {
     }
     outcome.wrote = ownName
     return outcome
+  }
+
+  /// Whether `name` names a file in the folder and nothing else: a name with a path component
+  /// would write outside it.
+  static func isPlainName(_ name: String) -> Bool {
+    !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\\")
+      && !name.contains("\0")
   }
 
   /// `phone.forager.json` → `phone`.

@@ -28,7 +28,11 @@ enum Merging {
       }
     }
     do {
-      try ReplicaStore(fileURL: output).save(replica)
+      let store = ReplicaStore(fileURL: output)
+      let lock = try store.lock()
+      defer { withExtendedLifetime(lock) {} }
+      store.removeLeftovers()
+      try store.save(replica)
     } catch {
       throw .refused(error.description)
     }

@@ -116,6 +116,13 @@ public struct ReplicaStore: Sendable {
     return replica
   }
 
+  /// Removes the temporary files that saves of this file left when they were killed midway.
+  /// ``open(household:member:wallClock:incarnation:)`` does it; a tool that writes the file
+  /// without opening it calls this.
+  public func removeLeftovers() {
+    FileIO.removeLeftovers(of: fileURL.path)
+  }
+
   /// Saves `replica` atomically in the current format.
   ///
   /// - Complexity: O(size of the state), plus two `fsync`s.

@@ -33,6 +33,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file's clock or one of its timestamps is further ahead of this device's clock than
     /// the skew bound (the device's clock is wrong, or the file is forged).
     case clockSkew(ClockSkewError)
+    /// Another process holds the replica file's lock (``ReplicaFileLock``); nothing was read or
+    /// written.
+    case locked
     /// Saving failed; the previous file, if any, is unchanged.
     case writeFailed(String)
   }
@@ -72,6 +75,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         "was keyed by normalizer v\(found.rawValue); this build has up to v\(supported.rawValue)"
     case .invalidContent(let error): detail = "holds an invalid replica: \(error)"
     case .clockSkew(let error): detail = "is stamped too far ahead: \(error)"
+    case .locked: detail = "is in use by another process; try again when it has finished"
     case .tooLarge(let size, let limit):
       detail = "holds \(size) bytes, more than the \(limit) a replica file may hold"
     case .unsound(let problems):

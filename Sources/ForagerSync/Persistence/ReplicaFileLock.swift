@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Exclusive use of one replica file by one process, for as long as this value lives.
+///
+/// Two processes that each read a replica, merge or edit, and save it would each overwrite
+/// the other's acknowledged changes. Every process that writes a replica file takes its lock
+/// first (``ReplicaStore/lock()``); a second one gets ``StoreError/Problem/locked`` at once and
+/// has changed nothing.
+///
+/// The lock is advisory (`flock`) on a file beside the replica, `.<name>.lock`: the replica
+/// file itself is replaced on every save, so a lock on it would lock a file that no longer has
+/// the name. The operating system releases it when the process exits, a crash included, so a
+/// stale lock never blocks a restart. It does not hold across machines sharing a network
+/// folder; two devices never share a replica file (each has its own).
+public final class ReplicaFileLock: Sendable {
+  private let descriptor: Int32
+
+  /// The lock file of the replica file at `path`.
+  static func lockPath(of path: String) -> String {
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    return (folder.isEmpty ? "" : folder + "/") + ".\(name).lock"
+  }
+
+  init(replicaFile url: URL) throws(StoreError) {
+    let path = Self.lockPath(of: url.path)
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o600)
+    guard descriptor >= 0 else {
+      let reason = String(cString: strerror(errno))
+      throw StoreError(file: url, problem: .unreadable("cannot open its lock \(path): \(reason)"))
+    }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let code = errno
+      close(descriptor)
+      if code == EWOULDBLOCK { throw StoreError(file: url, problem: .locked) }
+      throw StoreError(
+        file: url, problem: .unreadable("cannot lock \(path): \(String(cString: strerror(code)))"))
+    }
+    self.descriptor = descriptor
+  }
+
+  deinit { close(descriptor) }
+}
+
+extension ReplicaStore {
+  /// Takes this replica file's lock: hold the returned value for as long as this process reads
+  /// and writes the file.
+  ///
+  /// - Throws: ``StoreError/Problem/locked`` when another process holds it.
+  public func lock() throws(StoreError) -> ReplicaFileLock {
+    try ReplicaFileLock(replicaFile: fileURL)
+  }
+}

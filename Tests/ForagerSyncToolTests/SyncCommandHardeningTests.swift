@@ -1,0 +1,47 @@
+import ForagerSync
+import ForagerSyncTool
+import ForagerTestSupport
+import Foundation
+import Testing
+
+/// `forager-sync sync` writes only inside its folder and cleans up after killed saves.
+@Suite("Sync command hardening")
+struct SyncCommandHardeningTests {
+  func replica(in folder: TemporaryFolder) throws -> URL {
+    let file = folder.file("phone.forager.json")
+    try ReplicaStore(fileURL: file).save(
+      HouseholdReplica.create(
+        household: HouseholdID(), owner: MemberID(), ownerName: "Ana", replica: "phone"))
+    return file
+  }
+
+  @Test func aNameWithAPathComponentIsRefused() throws {
+    let root = TemporaryFolder("forager-name")
+    let shared = root.file("shared")
+    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+    let replica = try replica(in: root)
+    let before = snapshot(of: root.url)
+    for name in ["../escaped", "a/b", ".hidden", "..", ""] {
+      let result = SyncTool.run(["sync", shared.path, "--replica", replica.path, "--name", name])
+      #expect(result.status == 2, "\(name.debugDescription): \(result)")
+      #expect(result.errors.contains("plain file name"), "\(name.debugDescription)")
+    }
+    #expect(snapshot(of: root.url) == before)
+    #expect(snapshot(of: shared).isEmpty)
+  }
+
+  @Test func syncRemovesTheTemporaryFilesOfKilledSaves() throws {
+    let root = TemporaryFolder("forager-leftovers")
+    let shared = root.file("shared")
+    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+    let replica = try replica(in: root)
+    let leftovers = [
+      root.file(".phone.forager.json.k3j4.tmp"),
+      shared.appendingPathComponent(".phone.forager.json.x9.tmp"),
+    ]
+    for file in leftovers { try Data("torn".utf8).write(to: file) }
+    let result = SyncTool.run(["sync", shared.path, "--replica", replica.path])
+    #expect(result.status == 0, "\(result)")
+    for file in leftovers { #expect(!FileManager.default.fileExists(atPath: file.path)) }
+  }
+}
