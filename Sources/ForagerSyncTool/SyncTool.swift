@@ -22,6 +22,28 @@ public enum SyncTool {
       if error.status == 2 { result.errors += "see forager-sync --help\n" }
       result.status = error.status
     }
+    // Names in files and folders are anyone's bytes: printed raw, control characters could
+    // rewrite the terminal or hide a line.
+    result.output = escapedForTerminal(result.output)
+    result.errors = escapedForTerminal(result.errors)
+    return result
+  }
+
+  /// `text` with every control character but line feed and tab, and every bidirectional
+  /// formatting character, written as `\u{…}`.
+  package static func escapedForTerminal(_ text: String) -> String {
+    var result = ""
+    result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+    for scalar in text.unicodeScalars {
+      let value = scalar.value
+      let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
+      let isBidi = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+      if (isControl && scalar != "\n" && scalar != "\t") || isBidi {
+        result += "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
     return result
   }
 

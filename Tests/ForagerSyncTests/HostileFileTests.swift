@@ -75,3 +75,31 @@ struct HostileFileTests {
       household: household, member: ana, wallClock: .fixed(now + century))
   }
 }
+
+@Suite("Symlinked replica files")
+struct SymlinkedReplicaTests {
+  /// Saving through a symlink replaced the link with a regular file, so the file the person
+  /// kept elsewhere silently stopped changing.
+  @Test func savingThroughASymlinkKeepsTheLinkAndUpdatesItsTarget() throws {
+    let folder = TemporaryFolder()
+    let target = folder.file("elsewhere.forager.json")
+    let link = folder.file("phone.forager.json")
+    let household = HouseholdID()
+    let ana = MemberID()
+    var phone = HouseholdReplica.create(
+      household: household, owner: ana, ownerName: "Ana", replica: "phone")
+    try ReplicaStore(fileURL: target).save(phone)
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    try phone.getOrCreateCategory(displayName: "Spices")
+    let store = ReplicaStore(fileURL: link)
+    let lock = try store.lock()
+    #expect(throws: StoreError(file: target, problem: .locked)) {
+      try ReplicaStore(fileURL: target).lock()
+    }
+    try store.save(phone)
+    withExtendedLifetime(lock) {}
+    let attributes = try FileManager.default.attributesOfItem(atPath: link.path)
+    #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+    #expect(try ReplicaStore(fileURL: target).read()?.state == phone.state)
+  }
+}

@@ -45,3 +45,16 @@ struct SyncCommandHardeningTests {
     for file in leftovers { #expect(!FileManager.default.fileExists(atPath: file.path)) }
   }
 }
+
+@Suite("Printed names are escaped")
+struct PrintedNameTests {
+  @Test func controlAndBidirectionalCharactersArePrintedEscaped() throws {
+    let folder = TemporaryFolder("forager-escape")
+    let file = folder.file("evil\u{1B}[2Jname\u{202E}.forager.json")
+    let result = SyncTool.run(["inspect", file.path])
+    #expect(result.status != 0)
+    #expect(result.errors.contains("evil\\u{1B}[2Jname\\u{202E}.forager.json"), "\(result.errors)")
+    #expect(!result.errors.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+    #expect(SyncTool.escapedForTerminal("a\tb\nc\u{7}") == "a\tb\nc\\u{7}")
+  }
+}

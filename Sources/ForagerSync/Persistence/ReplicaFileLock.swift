@@ -31,7 +31,9 @@ public final class ReplicaFileLock: Sendable {
   }
 
   init(replicaFile url: URL) throws(StoreError) {
-    let path = Self.lockPath(of: url.path)
+    // Beside the file a symlink names: a process that opens the link and one that opens the
+    // file share one lock.
+    let path = Self.lockPath(of: url.resolvingSymlinksInPath().path)
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o600)
     guard descriptor >= 0 else {
       let reason = String(cString: strerror(errno))

@@ -125,11 +125,14 @@ public struct ReplicaStore: Sendable {
 
   /// Saves `replica` atomically in the current format.
   ///
+  /// When the file is a symlink, the file it names is replaced and the link stays: a person
+  /// who keeps a replica on another volume keeps it there.
+  ///
   /// - Complexity: O(size of the state), plus two `fsync`s.
   public func save(_ replica: HouseholdReplica) throws(StoreError) {
     let bytes = ReplicaFileFormat.encode(ReplicaFileContents(replica))
     do {
-      try FileIO.writeAtomically(bytes, to: fileURL.path)
+      try FileIO.writeAtomically(bytes, to: fileURL.resolvingSymlinksInPath().path)
     } catch {
       throw StoreError(file: fileURL, problem: .writeFailed(error.reason))
     }
