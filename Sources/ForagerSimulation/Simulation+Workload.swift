@@ -215,8 +215,11 @@ extension Simulation {
   mutating func deleteList(on index: Int) {
     let household = devices[index].household
     guard let id = pickPresent(created[household].lists, on: index, \.lists) else { return }
+    let items = replica(index).state.items
+    let removed = items.keys.filter { items[$0]?.listID == id }.sorted().map(RecordRef.item)
     attempt(index) { replica throws(HouseholdError) in try replica.deleteWeeklyList(id) }
-    commit(index, "deletes \(RecordRef.list(id))", [], removing: [.list(id)])
+    commit(
+      index, "deletes \(RecordRef.list(id)) and its items", [], removing: [.list(id)] + removed)
   }
 
   mutating func addItem(on index: Int) {
@@ -285,8 +288,11 @@ extension Simulation {
   mutating func deletePlan(on index: Int) {
     let household = devices[index].household
     guard let id = pickPresent(created[household].plans, on: index, \.plans) else { return }
+    let meals = replica(index).state.meals
+    let removed = meals.keys.filter { meals[$0]?.mealPlanID == id }.sorted().map(RecordRef.meal)
     attempt(index) { replica throws(HouseholdError) in try replica.deleteMealPlan(id) }
-    commit(index, "deletes \(RecordRef.plan(id))", [], removing: [.plan(id)])
+    commit(
+      index, "deletes \(RecordRef.plan(id)) and its meals", [], removing: [.plan(id)] + removed)
   }
 
   /// Adds a recipe of its own and assigns it to `slot` (the `slot-conflict` script).

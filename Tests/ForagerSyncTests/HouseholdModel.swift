@@ -560,6 +560,31 @@ enum HouseholdModel: CRDTModel {
       Set(seen(by: event).flatMap(templates(of:)))
     }
 
+    /// Whether an item survives `history`: deleting a list removes the writes of its items the
+    /// deleting device had seen, so the item lives while one of its writes (its add, the checks
+    /// of it) was seen by no delete of its list.
+    func isAlive(
+      _ id: GroceryItemID, addedBy added: Event<Operation>, to list: WeeklyListID,
+      in history: [Event<Operation>]
+    ) -> Bool {
+      let deletes = history.filter {
+        if case .deleteList(list) = $0.operation { true } else { false }
+      }
+      let writes = [added] + history.filter { target(of: $0) == id }
+      return writes.contains { write in !deletes.contains { write.isObserved(by: $0) } }
+    }
+
+    /// The item a check event checked, if any.
+    var targets: [Int: GroceryItemID?] = [:]
+    func target(of event: Event<Operation>) -> GroceryItemID? {
+      guard case .check(let index, _) = event.operation else { return nil }
+      if let known = targets[event.id] { return known }
+      let items = manualItems(shownTo: event)
+      let target = items.isEmpty ? nil : items[index % items.count]
+      targets[event.id] = target
+      return target
+    }
+
     /// The manual items the event's device showed, by id.
     func manualItems(shownTo event: Event<Operation>) -> [GroceryItemID] {
       let history = seen(by: event)
@@ -567,7 +592,7 @@ enum HouseholdModel: CRDTModel {
         history.compactMap { added -> GroceryItemID? in
           guard case .addItem(let text, let list, let id) = added.operation,
             !blankNames.contains(text), listIsPresent(list, in: seen(by: added)),
-            listIsPresent(list, in: history)
+            listIsPresent(list, in: history), isAlive(id, addedBy: added, to: list, in: history)
           else { return nil }
           return id
         })
@@ -605,11 +630,20 @@ enum HouseholdModel: CRDTModel {
         guard let recipe = knownRecipe(index, by: event), listIsPresent(list, in: seen(by: event))
         else { break }
         observation.recipeUses[recipe.id, default: 0] += 1
-        if listIsPresent(list, in: events) {
+        let removed = events.contains { delete in
+          if case .deleteList(list) = delete.operation {
+            event.isObserved(by: delete)
+          } else {
+            false
+          }
+        }
+        if listIsPresent(list, in: events), !removed {
           observation.items += lines(of: recipe.title).filter { !blankNames.contains($0) }
         }
       case .addItem(let text, let list, let id) where !blankNames.contains(text):
-        if listIsPresent(list, in: seen(by: event)), listIsPresent(list, in: events) {
+        if listIsPresent(list, in: seen(by: event)), listIsPresent(list, in: events),
+          isAlive(id, addedBy: event, to: list, in: events)
+        {
           itemTexts[id] = text
         }
       case .setStaple(let name, let isStaple) where !blankNames.contains(name):
@@ -623,10 +657,9 @@ enum HouseholdModel: CRDTModel {
         if !knownTemplates(by: event).contains(key), !shown.isEmpty {
           write(shown[index % shown.count], at: stamp(of: event, tick: 1), to: key, in: &shelves)
         }
-      case .check(let index, let checked):
-        let items = manualItems(shownTo: event)
-        if !items.isEmpty {
-          write(checked, at: stamp(of: event, tick: 1), to: items[index % items.count], in: &checks)
+      case .check(_, let checked):
+        if let item = target(of: event) {
+          write(checked, at: stamp(of: event, tick: 1), to: item, in: &checks)
         }
       case .importLegacy:
         // A template the device had keeps its staple flag and category.
@@ -783,6 +816,12 @@ enum HouseholdModel: CRDTModel {
     let slotEvents = events.compactMap { event -> Event<Operation>? in
       switch event.operation {
       case .assign, .assignIfFree, .clearSlot: return event
+      // Deleting a plan removes its meals: the meal of the plan's slot, as the device saw it.
+      case .deletePlan(let deleted):
+        return Event(
+          id: event.id, replica: event.replica,
+          operation: .clearSlot(slots[plans.firstIndex(of: deleted)!]),
+          timestamp: event.timestamp, observed: event.observed)
       // With nothing to assign, clearing is all a reassignment does.
       case .reassign(_, let slot) where assignable(slot, by: event).isEmpty:
         return Event(

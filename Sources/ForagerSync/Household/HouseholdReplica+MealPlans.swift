@@ -24,10 +24,17 @@ extension HouseholdReplica {
     return plan
   }
 
-  /// Deletes a plan; its planned meals are hidden from then on (cascade at read time).
+  /// Deletes a plan and removes its planned meals for good. A meal another device assigns into
+  /// the plan concurrently survives a merge (add-wins), hidden while the plan is deleted
+  /// (cascade at read time).
+  ///
+  /// - Complexity: O(*m*) over all planned meals.
   public mutating func deleteMealPlan(_ id: MealPlanID) throws(HouseholdError) {
     try requireOpen()
     state.plans.remove(id)
+    for slot in state.meals.keys.filter({ state.meals[$0]?.mealPlanID == id }) {
+      state.meals.remove(slot)
+    }
   }
 
   /// Every plan, newest first.

@@ -62,11 +62,18 @@ extension HouseholdReplica {
     return list
   }
 
-  /// Deletes a list. Its items are hidden from then on, including items another device adds
-  /// to it concurrently (cascade at read time: nothing dangles, nothing crashes).
+  /// Deletes a list and removes its items for good, so a household that makes and deletes a
+  /// list every week does not grow. Items another device adds to it concurrently are not seen
+  /// by this removal and survive a merge (add-wins), hidden while the list is deleted (cascade
+  /// at read time: nothing dangles, nothing crashes).
+  ///
+  /// - Complexity: O(*i*) over all items.
   public mutating func deleteWeeklyList(_ id: WeeklyListID) throws(HouseholdError) {
     try requireOpen()
     state.lists.remove(id)
+    for item in state.items.keys.filter({ state.items[$0]?.listID == id }) {
+      state.items.remove(item)
+    }
   }
 
   /// Every list, newest first.
