@@ -146,12 +146,13 @@ extension HouseholdReplica {
     }
     var merged = state
     var report = MergeReport()
-    merged.merge(remote, reporting: &report)
+    var changes = HouseholdChanges()
+    merged.merge(remote, reporting: &report, changes: &changes)
     try policy.check(removing: report.recordsRemoved, from: state, leaving: merged)
-    let problems = merged.invariantViolations()
+    let problems = merged.modelViolations(after: changes)
     if !problems.isEmpty {
       // Only problems the merge brings: a state saved by an older build may carry its own.
-      let known = Set(state.invariantViolations())
+      let known = Set(state.modelViolations())
       let brought = problems.filter { !known.contains($0) }
       if !brought.isEmpty { throw .unsoundMerge(Array(brought.prefix(3))) }
     }

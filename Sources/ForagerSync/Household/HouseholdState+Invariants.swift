@@ -24,12 +24,20 @@ extension HouseholdState {
   /// dangles**: an item's template, a template's or item's category (through renames), a
   /// planned meal's recipes.
   package func invariantViolations() -> [String] {
-    var problems: [String] = []
-    problems +=
-      members.invariantViolations() + categories.invariantViolations()
+    members.invariantViolations() + categories.invariantViolations()
       + ingredients.invariantViolations() + recipes.invariantViolations()
       + lists.invariantViolations() + items.invariantViolations() + plans.invariantViolations()
-      + meals.invariantViolations() + moves.invariantViolations()
+      + meals.invariantViolations() + moves.invariantViolations() + modelViolations()
+  }
+
+  /// The model's own invariants (``invariantViolations()`` without the maps' structural
+  /// checks): what a merge or a decoded file must be checked for. The maps' structure needs no
+  /// check there: decoding refuses a broken map, and the join of sound maps is sound.
+  ///
+  /// - Complexity: O(*n*) over all records, normalizing each category's name and each
+  ///   template's key.
+  package func modelViolations() -> [String] {
+    var problems: [String] = []
     var categoryNames: [CategoryKey: CategoryKey] = [:]
     for key in categories.keys {
       let category = categories[key]!
@@ -57,6 +65,87 @@ extension HouseholdState {
       }
     }
     for id in items.keys {
+      let item = items[id]!
+      if !ingredients.contains(item.templateKey) {
+        problems.append("item \(id) names template \(item.templateKey), which does not exist")
+      }
+      if let category = item.categoryKey, resolvedCategory(category) == nil {
+        problems.append("item \(id) names category \(category), which does not exist")
+      }
+    }
+    return problems
+  }
+}
+
+/// The keys whose records a merge changed: what the model's invariants must be checked for
+/// after it (``HouseholdState/modelViolations(after:)``).
+struct HouseholdChanges {
+  /// Keys present after the merge whose records it added or changed.
+  var categories: [CategoryKey] = []
+  var ingredients: [IngredientKey] = []
+  var items: [GroceryItemID] = []
+  var meals: [SlotKey] = []
+  /// Whether the merge removed a category, template or recipe, or changed a move: a record it
+  /// did not touch may now refer to nothing.
+  var referencesMayDangle = false
+
+  /// Notes a key the merge changed, unless what the invariants read of its record (its key,
+  /// name and references) is as it was before: `differ` compares that.
+  mutating func note<Key, Value>(
+    _ key: Key, _ change: ORMap<Key, Value>.Change,
+    in keys: WritableKeyPath<HouseholdChanges, [Key]>, differ: (Value, Value) -> Bool
+  ) {
+    guard let after = change.after else { return noteRemoval(change) }
+    if let before = change.before, !differ(before, after) { return }
+    self[keyPath: keys].append(key)
+  }
+
+  /// Notes a record the merge removed, if it did.
+  mutating func noteRemoval<Key, Value>(_ change: ORMap<Key, Value>.Change) {
+    if change.isAbsent && !change.wasAbsent { referencesMayDangle = true }
+  }
+}
+
+extension HouseholdState {
+  /// The model's invariants for a merge that made `changes` to a state that was sound before
+  /// it: the records it changed, and every reference when it removed something referred to.
+  ///
+  /// - Complexity: O(*c*) for *c* changed records, normalizing the names of changed categories
+  ///   and templates; plus O(*n*) hash lookups over all references when the merge removed a
+  ///   category, template or recipe, or changed a move.
+  func modelViolations(after changes: HouseholdChanges) -> [String] {
+    var problems: [String] = []
+    var categoryNames: [CategoryKey: CategoryKey] = [:]
+    for key in changes.categories {
+      let category = categories[key]!
+      if category.key != key { problems.append("category \(category.key) stored under \(key)") }
+      let named = CategoryKey(normalizing: category.displayName, version: normalizerVersion)
+      let holder = named == key ? nil : categories.contains(named) ? named : nil
+      if let other = holder ?? categoryNames.updateValue(key, forKey: named), other != key {
+        problems.append("categories \(other) and \(key) both have the semantic key \(named)")
+      }
+    }
+    for key in changes.ingredients {
+      let template = ingredients[key]!
+      if template.key != key { problems.append("template \(template.key) stored under \(key)") }
+      if IngredientKey(normalizing: key.rawValue, version: normalizerVersion) != key {
+        problems.append("template key \(key) is not its own canonical name")
+      }
+    }
+    // A template's category: of every template when a category or a move changed.
+    for key in changes.referencesMayDangle ? Array(ingredients.keys) : changes.ingredients {
+      if let category = ingredients[key]!.categoryKey, resolvedCategory(category) == nil {
+        problems.append("template \(key) names category \(category), which does not exist")
+      }
+    }
+    for slot in changes.referencesMayDangle ? Array(meals.keys) : changes.meals {
+      let meal = meals[slot]!
+      if meal.slot != slot { problems.append("planned meal \(meal.slot) stored under \(slot)") }
+      for write in meal.assignment.writes where !recipes.contains(write.value) {
+        problems.append("planned meal \(slot) names recipe \(write.value), which does not exist")
+      }
+    }
+    for id in changes.referencesMayDangle ? Array(items.keys) : changes.items {
       let item = items[id]!
       if !ingredients.contains(item.templateKey) {
         problems.append("item \(id) names template \(item.templateKey), which does not exist")

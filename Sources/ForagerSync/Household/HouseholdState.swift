@@ -86,29 +86,58 @@ extension HouseholdState: Mergeable {
   }
 
   /// Merges `other` like ``merge(_:)`` and adds to `report` what the merge added, merged and
-  /// removed, and which slots it left newly conflicted: counted as the maps merge, from the
-  /// keys whose writes changed, so the report costs no pass of its own.
-  mutating func merge(_ other: HouseholdState, reporting report: inout MergeReport) {
+  /// removed, and which slots it left newly conflicted, and to `changes` the keys whose records
+  /// the merge changed: counted as the maps merge, from the keys whose writes changed, so
+  /// neither costs a pass of its own.
+  mutating func merge(
+    _ other: HouseholdState, reporting report: inout MergeReport,
+    changes: inout HouseholdChanges
+  ) {
     guard other.householdID == householdID else { return }
     normalizerVersion = max(normalizerVersion, other.normalizerVersion)
     owner.merge(other.owner)
     dissolved.merge(other.dissolved)
     members.merge(other.members) { report.count($1) }
-    categories.merge(other.categories) { report.count($1) }
-    ingredients.merge(other.ingredients) { report.count($1) }
-    recipes.merge(other.recipes) { report.count($1) }
+    categories.merge(other.categories) { key, change in
+      report.count(change)
+      changes.note(key, change, in: \.categories) {
+        $0.key != $1.key || $0.displayName != $1.displayName
+      }
+    }
+    ingredients.merge(other.ingredients) { key, change in
+      report.count(change)
+      changes.note(key, change, in: \.ingredients) {
+        $0.key != $1.key || $0.categoryKey != $1.categoryKey
+      }
+    }
+    recipes.merge(other.recipes) { _, change in
+      report.count(change)
+      changes.noteRemoval(change)
+    }
     lists.merge(other.lists) { report.count($1) }
-    items.merge(other.items) { report.count($1) }
+    items.merge(other.items) { key, change in
+      report.count(change)
+      changes.note(key, change, in: \.items) {
+        $0.templateKey != $1.templateKey || $0.categoryKey != $1.categoryKey
+      }
+    }
     plans.merge(other.plans) { report.count($1) }
     meals.merge(other.meals) { slot, change in
       report.count(change)
+      changes.note(slot, change, in: \.meals) {
+        $0.slot != $1.slot || $0.assignment != $1.assignment
+      }
       if change.after?.assignment.isConflicted == true
         && change.before?.assignment.isConflicted != true
       {
         report.newConflicts.append(slot)
       }
     }
-    if let theirs = other.categoryMoves { moves.merge(theirs) }
+    if let theirs = other.categoryMoves {
+      let before = moves
+      moves.merge(theirs)
+      if moves != before { changes.referencesMayDangle = true }
+    }
     report.newConflicts.sort()
   }
 }
