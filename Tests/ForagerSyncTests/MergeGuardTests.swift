@@ -122,4 +122,22 @@ struct MergeGuardTests {
       return !problems.isEmpty && "\(error)".contains("unsound household")
     }
   }
+
+  /// A peer could add a million replica ids (6 KB became 19 MB and every later sync took
+  /// 4.5 s): past the bound, the state is refused.
+  @Test func aStateWithMoreReplicaIDsThanTheBoundIsRefused() throws {
+    var (phone, tablet) = try devices()
+    var forged = phone.state
+    let sam = forged.members.keys.first { $0 != ana }!
+    let member = forged.members[sam]!
+    for index in 0..<HouseholdState.maximumReplicas {
+      forged.members.set(sam, to: member, by: ReplicaID("forged-\(index)"))
+    }
+    let before = tablet.state
+    #expect(throws: HouseholdError.tooManyReplicas(100_001, maximum: 100_000)) {
+      try tablet.merge(forged)
+    }
+    #expect(tablet.state == before)
+    try phone.merge(tablet.state)
+  }
 }

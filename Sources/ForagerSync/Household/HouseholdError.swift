@@ -44,6 +44,9 @@ public enum HouseholdError: Error, Hashable, Sendable {
   /// Merging would remove the owner, or every member, which the ``MergePolicy`` does not
   /// allow.
   case removesOwnerOrEveryMember
+  /// Merging would give the household more replica ids than
+  /// ``HouseholdState/maximumReplicas``: a peer forged them.
+  case tooManyReplicas(Int, maximum: Int)
 }
 
 extension HouseholdError: CustomStringConvertible {
@@ -73,6 +76,8 @@ extension HouseholdError: CustomStringConvertible {
       "Refused a state that would leave the household unsound: \(problems.joined(separator: "; "))"
     case .massRemoval(let removed, let live):
       "Refused a state that would remove \(removed) of \(live) records; merge it with a policy that allows this if it is intended"
+    case .tooManyReplicas(let count, let maximum):
+      "Refused a state that would give the household \(count) replica ids, more than the \(maximum) allowed"
     case .removesOwnerOrEveryMember:
       "Refused a state that would remove the owner or every member; merge it with a policy that allows this if it is intended"
     }

@@ -149,6 +149,10 @@ extension HouseholdReplica {
     var changes = HouseholdChanges()
     merged.merge(remote, reporting: &report, changes: &changes)
     try policy.check(removing: report.recordsRemoved, from: state, leaving: merged)
+    let replicas = merged.replicaCount
+    if replicas > HouseholdState.maximumReplicas, replicas > state.replicaCount {
+      throw .tooManyReplicas(replicas, maximum: HouseholdState.maximumReplicas)
+    }
     let problems = merged.modelViolations(after: changes)
     if !problems.isEmpty {
       // Only problems the merge brings: a state saved by an older build may carry its own.

@@ -58,6 +58,25 @@ extension MergePolicy {
 }
 
 extension HouseholdState {
+  /// The most replica ids a household may hold across its maps: ``CausalContext/maximumReplicas``.
+  /// Each open of a replica is a new id, so a household gains ids as it is used; a state past
+  /// this bound comes from a peer that forged them, and is refused.
+  package static let maximumReplicas = CausalContext.maximumReplicas
+
+  /// The number of replica ids the maps' contexts name, together.
+  ///
+  /// - Complexity: O(*r*) per map for *r* replicas.
+  package var replicaCount: Int {
+    var replicas = Set(members.context.replicaIDs)
+    for context in [
+      categories.context, ingredients.context, recipes.context, lists.context, items.context,
+      plans.context, meals.context, moves.context,
+    ] {
+      replicas.formUnion(context.replicaIDs)
+    }
+    return replicas.count
+  }
+
   /// Whether this state claims a write of `replica` that `local` (that replica's own state)
   /// has not made: a greater counter of it in any map's causal context.
   ///

@@ -42,6 +42,9 @@ public struct CausalContext: Hashable, Sendable {
   /// incarnation). More comes from a forged or damaged state.
   public static let maximumReplicas = 100_000
 
+  /// The replicas this context has seen a dot of.
+  package var replicaIDs: some Collection<ReplicaID> { replicas.keys }
+
   /// The greatest counter seen from `replica`, or 0.
   public func maximum(of replica: ReplicaID) -> UInt64 {
     replicas[replica]?.maximum ?? 0
