@@ -61,7 +61,7 @@ public enum RandomHousehold {
     case 2:
       let category = replica.categories().first?.key
       _ = try? replica.getOrCreateIngredient(named: name, category: category)
-    case 3: try? replica.recordUse(ofIngredient: name)
+    case 3: _ = try? replica.recordUse(ofIngredient: name)
     case 4: try? replica.setStaple(random.chance(0.5), ingredient: name)
     case 5:
       _ = try? replica.addRecipe(

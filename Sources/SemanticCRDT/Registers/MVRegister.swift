@@ -117,7 +117,7 @@ extension MVRegister: DeltaMergeable {
 
   /// The writes a peer that has seen `version` lacks, and what they replaced.
   public func delta(since version: VersionVector) -> MVRegister? {
-    kernel.delta(since: version).map(MVRegister.init(kernel:))
+    kernel.delta(since: version).map { MVRegister(kernel: $0) }
   }
 }
 

@@ -111,7 +111,7 @@ extension ORSet: DeltaMergeable {
   /// - Complexity: O(*n* + *d* log *d*) for *n* elements and *d* live dots within `version`;
   ///   the delta holds the unseen adds and one interval per run of removed dots.
   public func delta(since version: VersionVector) -> ORSet? {
-    kernel.delta(since: version).map(ORSet.init(kernel:))
+    kernel.delta(since: version).map { ORSet(kernel: $0) }
   }
 }
 
