@@ -112,7 +112,14 @@ enum HouseholdBenchmarks {
         },
         Benchmark(
           "delta.apply", n: n,
-          prepare: { (Unique(categories(0..<n, by: "bench-phone")), synced.value.1) }
+          // Another device that had synced the phone's state before the change: a replica
+          // never receives writes under its own id that it did not make (that is refused).
+          prepare: {
+            let tablet = HouseholdReplica(
+              state: categories(0..<n, by: "bench-phone").state, member: Households.member,
+              clock: HybridClock(replica: "bench-tablet", wallClock: .fixed(1_733_788_800_000)))
+            return (Unique(tablet), synced.value.1)
+          }
         ) { input in
           blackHole(input.0.update { try! $0.merge(input.1) })
         },
