@@ -118,10 +118,12 @@ extension HouseholdReplica {
   ///   state, ``HouseholdError/newerNormalizer(found:supported:)`` for a state keyed by rules
   ///   this build does not know, ``HouseholdError/clockSkew(_:)`` for a timestamp too far
   ///   ahead, ``HouseholdError/claimsUnmadeWrites(_:)``, ``HouseholdError/unsoundMerge(_:)``,
-  ///   ``HouseholdError/massRemoval(removed:live:)`` and
-  ///   ``HouseholdError/removesOwnerOrEveryMember``. Nothing is applied when it throws.
-  /// - Complexity: O(*n* + *m*) over the records of both states: the merge, then one pass of
-  ///   the invariant check over the result.
+  ///   ``HouseholdError/massRemoval(removed:live:)``,
+  ///   ``HouseholdError/removesOwnerOrEveryMember`` and
+  ///   ``HouseholdError/tooManyReplicas(_:maximum:)``. Nothing is applied when it throws.
+  /// - Complexity: O(*n* + *m*) over the records of both states: the merge into a copy, then
+  ///   the model's invariants on the records it changed (and on every reference when it removed
+  ///   a referenced record or changed a move).
   @discardableResult
   public mutating func merge(_ remote: HouseholdState, policy: MergePolicy = .default)
     throws(HouseholdError) -> MergeReport
