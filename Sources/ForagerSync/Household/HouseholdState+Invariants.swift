@@ -37,43 +37,14 @@ extension HouseholdState {
   /// - Complexity: O(*n*) over all records, normalizing each category's name and each
   ///   template's key.
   package func modelViolations() -> [String] {
-    var problems: [String] = []
-    var categoryNames: [CategoryKey: CategoryKey] = [:]
-    for key in categories.keys {
-      let category = categories[key]!
-      if category.key != key { problems.append("category \(category.key) stored under \(key)") }
-      let named = CategoryKey(normalizing: category.displayName, version: normalizerVersion)
-      if let other = categoryNames.updateValue(key, forKey: named), other != key {
-        problems.append("categories \(other) and \(key) both have the semantic key \(named)")
-      }
-    }
-    for key in ingredients.keys {
-      let template = ingredients[key]!
-      if template.key != key { problems.append("template \(template.key) stored under \(key)") }
-      if IngredientKey(normalizing: key.rawValue, version: normalizerVersion) != key {
-        problems.append("template key \(key) is not its own canonical name")
-      }
-      if let category = template.categoryKey, resolvedCategory(category) == nil {
-        problems.append("template \(key) names category \(category), which does not exist")
-      }
-    }
-    for slot in meals.keys {
-      let meal = meals[slot]!
-      if meal.slot != slot { problems.append("planned meal \(meal.slot) stored under \(slot)") }
-      for write in meal.assignment.writes where !recipes.contains(write.value) {
-        problems.append("planned meal \(slot) names recipe \(write.value), which does not exist")
-      }
-    }
-    for id in items.keys {
-      let item = items[id]!
-      if !ingredients.contains(item.templateKey) {
-        problems.append("item \(id) names template \(item.templateKey), which does not exist")
-      }
-      if let category = item.categoryKey, resolvedCategory(category) == nil {
-        problems.append("item \(id) names category \(category), which does not exist")
-      }
-    }
-    return problems
+    // Every record, as if a merge had changed them all.
+    var everything = HouseholdChanges()
+    everything.categories = Array(categories.keys)
+    everything.ingredients = Array(ingredients.keys)
+    everything.items = Array(items.keys)
+    everything.meals = Array(meals.keys)
+    everything.referencesMayDangle = true
+    return modelViolations(after: everything)
   }
 }
 
