@@ -61,6 +61,39 @@ struct NormalizationPropertyTests {
     checkFixedPoint("recipe title key fixed point") { RecipeTitleKey(normalizing: $0).rawValue }
   }
 
+  /// The one-pass check stored keys get on load agrees with normalizing them in full: a key is
+  /// canonical exactly when normalizing it gives it back.
+  @Test func theCanonicalCheckAgreesWithNormalizing() {
+    for version in NormalizerVersion.known {
+      let failure = checkProperty(
+        "canonical check v\(version.rawValue)",
+        iterations: PropertyEnvironment.iterations(default: 2_000),
+        regressionSeeds: Self.regressionSeeds,
+        generate: { random in
+          (0..<random.int(in: 1...8)).map { _ in Text(value: random.pick(Self.pieces)) }
+        },
+        check: { parts in
+          let text = parts.map(\.value).joined()
+          let key = IngredientKey(normalizing: text, version: version)
+          guard key.isCanonical(version: version) else { return "\(key) is not canonical" }
+          let isOwnKey = key.rawValue == text
+          return IngredientKey(rawValue: text).isCanonical(version: version) == isOwnKey
+            ? nil : "\(text.debugDescription): isCanonical disagrees (normalizes to \(key))"
+        })
+      if let failure { Issue.record("\(failure)") }
+    }
+  }
+
+  /// The pipeline's quick letter and number tests answer as `Character`'s own for every ASCII
+  /// character, and for a sample of others.
+  @Test func quickCharacterClassesAgreeWithCharacter() {
+    let others: [Character] = ["é", "½", "٣", "ß", "\u{3000}", "e\u{301}", "\r\n", "𝟘", "Ⅻ"]
+    for character in (0..<128).map({ Character(Unicode.Scalar(UInt8($0))) }) + others {
+      #expect(character.isLetterFast == character.isLetter, "\(character.debugDescription)")
+      #expect(character.isNumberFast == character.isNumber, "\(character.debugDescription)")
+    }
+  }
+
   @Test func ingredientKeysAreFixedPoints() {
     for version in NormalizerVersion.known {
       checkFixedPoint("ingredient key fixed point v\(version.rawValue)") {

@@ -158,6 +158,31 @@ enum HouseholdBenchmarks {
     #endif
   }
 
+  /// Restarts the kernel's record of the peak resident set (`VmHWM`) from the current one;
+  /// `false` where that is not possible.
+  static func resetPeakResidentBytes() -> Bool {
+    #if os(Linux)
+      return (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8))
+        != nil
+    #else
+      return false
+    #endif
+  }
+
+  /// The peak resident set since the last ``resetPeakResidentBytes()``, from /proc on Linux;
+  /// 0 elsewhere.
+  static func peakResidentBytes() -> Int {
+    #if os(Linux)
+      guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+      else { return 0 }
+      return kilobytes * 1024
+    #else
+      return 0
+    #endif
+  }
+
   /// The process's resident set size, from /proc on Linux; 0 elsewhere.
   static func residentBytes() -> Int {
     #if os(Linux)

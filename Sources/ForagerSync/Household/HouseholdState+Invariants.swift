@@ -86,38 +86,45 @@ extension HouseholdState {
   ///   category, template or recipe, or changed a move.
   func modelViolations(after changes: HouseholdChanges) -> [String] {
     var problems: [String] = []
+    // Categories whose names normalize to a key other than their own, by that key. One named
+    // by its own key needs no entry: another category named so is caught by its own check, as
+    // that key is present. So a sound household, where every category is named by its key,
+    // builds no table here (loading a file runs this check over every record).
     var categoryNames: [CategoryKey: CategoryKey] = [:]
     for key in changes.categories {
       let category = categories[key]!
       if category.key != key { problems.append("category \(category.key) stored under \(key)") }
       let named = CategoryKey(normalizing: category.displayName, version: normalizerVersion)
-      let holder = named == key ? nil : categories.contains(named) ? named : nil
-      if let other = holder ?? categoryNames.updateValue(key, forKey: named), other != key {
+      guard named != key else { continue }
+      if let other = categories.contains(named)
+        ? named : categoryNames.updateValue(key, forKey: named)
+      {
         problems.append("categories \(other) and \(key) both have the semantic key \(named)")
       }
     }
     for key in changes.ingredients {
       let template = ingredients[key]!
       if template.key != key { problems.append("template \(template.key) stored under \(key)") }
-      if IngredientKey(normalizing: key.rawValue, version: normalizerVersion) != key {
+      if !key.isCanonical(version: normalizerVersion) {
         problems.append("template key \(key) is not its own canonical name")
       }
     }
-    // A template's category: of every template when a category or a move changed.
-    for key in changes.referencesMayDangle ? Array(ingredients.keys) : changes.ingredients {
-      if let category = ingredients[key]!.categoryKey, resolvedCategory(category) == nil {
+    // References: of every record when a category, template, recipe or move changed.
+    let everyRecord = changes.referencesMayDangle
+    ingredients.forEachValue(of: everyRecord ? nil : changes.ingredients) { key, template in
+      if let category = template.categoryKey, resolvedCategory(category) == nil {
         problems.append("template \(key) names category \(category), which does not exist")
       }
     }
-    for slot in changes.referencesMayDangle ? Array(meals.keys) : changes.meals {
-      let meal = meals[slot]!
+    meals.forEachValue(of: everyRecord ? nil : changes.meals) { slot, meal in
       if meal.slot != slot { problems.append("planned meal \(meal.slot) stored under \(slot)") }
-      for write in meal.assignment.writes where !recipes.contains(write.value) {
-        problems.append("planned meal \(slot) names recipe \(write.value), which does not exist")
+      meal.assignment.forEachWrite { write in
+        if !recipes.contains(write.value) {
+          problems.append("planned meal \(slot) names recipe \(write.value), which does not exist")
+        }
       }
     }
-    for id in changes.referencesMayDangle ? Array(items.keys) : changes.items {
-      let item = items[id]!
+    items.forEachValue(of: everyRecord ? nil : changes.items) { id, item in
       if !ingredients.contains(item.templateKey) {
         problems.append("item \(id) names template \(item.templateKey), which does not exist")
       }

@@ -43,6 +43,16 @@ public struct IngredientKey: RawRepresentable, Hashable, Comparable, Codable, Se
     rawValue = IngredientPipeline(vocabulary: .forVersion(version)).canonicalName(of: text)
   }
 
+  /// Whether this key is the canonical name of its own text under `version`'s rules, as every
+  /// stored key must be: one pass of the pipeline leaves it unchanged. (The canonical name is
+  /// the pass's fixed point; a text one pass leaves unchanged is that fixed point, and one it
+  /// changes is not its own canonical name, since every pass only drops words or singularizes.)
+  ///
+  /// - Complexity: one pass, O(*n*) in the key's length; half of normalizing it again.
+  package func isCanonical(version: NormalizerVersion) -> Bool {
+    IngredientPipeline(vocabulary: .forVersion(version)).isFixedPoint(rawValue)
+  }
+
   /// Orders keys by their text (Unicode scalar order).
   public static func < (lhs: IngredientKey, rhs: IngredientKey) -> Bool {
     lhs.rawValue.precedesByScalars(rhs.rawValue)
@@ -72,6 +82,11 @@ struct IngredientPipeline {
     return current
   }
 
+  /// Whether one pass leaves `text` as it is, which makes it its own canonical name.
+  func isFixedPoint(_ text: String) -> Bool {
+    pass(text) == text
+  }
+
   private func pass(_ text: String) -> String {
     let folded = foldedText(text)
     var phrase = removingAsides(folded)
@@ -88,6 +103,8 @@ struct IngredientPipeline {
 
   /// Removes `(…)` and `[…]`, nested or not; an unclosed bracket removes the rest.
   private func removingAsides(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == 0x28 || $0 == 0x29 || $0 == 0x5B || $0 == 0x5D })
+    else { return text }
     var result = ""
     var depth = 0
     for character in text {
@@ -104,7 +121,12 @@ struct IngredientPipeline {
   /// touch, and trims punctuation around each token, so that no later rule sees a word hidden
   /// behind a quote or a bang (a counterexample the fixed-point property found: `'a é`).
   private func tokens(of text: String) -> [String] {
-    untrimmedTokens(of: text).map(trimmedPunctuation).filter { !$0.isEmpty }
+    // Words of ASCII letters alone, as most names are, need neither splitting nor trimming.
+    let isLetterOrSpace = { (byte: UInt8) in
+      byte == 0x20 || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+    if text.utf8.allSatisfy(isLetterOrSpace) { return text.split(separator: " ").map(String.init) }
+    return untrimmedTokens(of: text).map(trimmedPunctuation).filter { !$0.isEmpty }
   }
 
   private func untrimmedTokens(of text: String) -> [String] {
@@ -115,7 +137,8 @@ struct IngredientPipeline {
       for character in word {
         let boundary =
           previous.map { previous in
-            (previous.isNumber && character.isLetter) || (previous.isLetter && character.isNumber)
+            (previous.isNumberFast && character.isLetterFast)
+              || (previous.isLetterFast && character.isNumberFast)
               || isVulgarFraction(character) || isVulgarFraction(previous)
           } ?? false
         if boundary && !current.isEmpty {
@@ -146,7 +169,7 @@ struct IngredientPipeline {
   }
 
   private func isVulgarFraction(_ character: Character) -> Bool {
-    character.isNumber && character.unicodeScalars.count == 1
+    character.isNumberFast && character.unicodeScalars.count == 1
       && character.unicodeScalars.first!.properties.numericType == .numeric
       && !character.isWholeNumber
   }
@@ -154,8 +177,8 @@ struct IngredientPipeline {
   /// Whether a token is a quantity: digits with `.`, `,`, `/`, `-` or `–` inside, or a
   /// vulgar fraction.
   private func isQuantity(_ token: String) -> Bool {
-    guard let first = token.first, first.isNumber else { return false }
-    return token.allSatisfy { $0.isNumber || ".,/-–".contains($0) }
+    guard let first = token.first, first.isNumberFast else { return false }
+    return token.allSatisfy { $0.isNumberFast || ".,/-–".contains($0) }
   }
 
   private func droppingQuantities(_ words: [String]) -> [String] {
@@ -200,7 +223,7 @@ struct IngredientPipeline {
   }
 
   private func trimmedPunctuation(_ word: String) -> String {
-    let isKept = { (character: Character) in character.isLetter || character.isNumber }
+    let isKept = { (character: Character) in character.isLetterFast || character.isNumberFast }
     guard let start = word.firstIndex(where: isKept), let end = word.lastIndex(where: isKept)
     else { return "" }
     return String(word[start...end])
@@ -209,12 +232,19 @@ struct IngredientPipeline {
   /// Whether `word`, or its singular, is a unit. Checking the singular too keeps the head
   /// word's singularization from turning it into a unit a second pass would drop.
   private func isUnit(_ word: String) -> Bool {
-    vocabulary.units.contains(word) || vocabulary.units.contains(singular(word))
+    isListed(word, in: vocabulary.units)
+  }
+
+  /// Whether `word`, or its singular when that differs, is in `list`.
+  private func isListed(_ word: String, in list: Set<String>) -> Bool {
+    if list.contains(word) { return true }
+    let singular = singular(word)
+    return singular != word && list.contains(singular)
   }
 
   /// Whether `word`, or its singular, is a preparation word (`"choppeds"` is `"chopped"`).
   private func isPreparation(_ word: String) -> Bool {
-    vocabulary.preparation.contains(word) || vocabulary.preparation.contains(singular(word))
+    isListed(word, in: vocabulary.preparation)
   }
 
   /// The singular of an English noun, by fixed lists first and suffix rules after, applied
@@ -222,10 +252,16 @@ struct IngredientPipeline {
   /// end in anything but a letter (`"ß's"`, `"cups-s"`) is left alone. The result is its own
   /// singular, which the fixed-point property of the keys relies on.
   func singular(_ word: String) -> String {
+    // Most words are their own singular, and every word is asked (units and preparation words
+    // are matched in the singular): one that ends in no "s" and is no irregular plural is,
+    // by the rules below, without running them.
+    if word.utf8.last != UInt8(ascii: "s") && IngredientVocabulary.irregularPlurals[word] == nil {
+      return word
+    }
     var current = word
     while true {
       let candidate = singularCandidate(current)
-      guard candidate != current, candidate.last?.isLetter == true else { return current }
+      guard candidate != current, candidate.last?.isLetterFast == true else { return current }
       current = candidate
     }
   }
@@ -241,5 +277,21 @@ struct IngredientPipeline {
     if word.hasSuffix("ss") || word.hasSuffix("us") || word.hasSuffix("is") { return word }
     if word.hasSuffix("s") { return String(word.dropLast()) }
     return word
+  }
+}
+
+extension Character {
+  /// `isLetter`, without the Unicode property lookup for ASCII (most of what keys are made of):
+  /// the pipeline asks it of every character, and the lookup was most of its cost.
+  package var isLetterFast: Bool {
+    guard let ascii = asciiValue else { return isLetter }
+    return (0x41...0x5A).contains(ascii) || (0x61...0x7A).contains(ascii)
+  }
+
+  /// `isNumber`, without the Unicode property lookup for ASCII: only the digits are numbers
+  /// there.
+  package var isNumberFast: Bool {
+    guard let ascii = asciiValue else { return isNumber }
+    return (0x30...0x39).contains(ascii)
   }
 }

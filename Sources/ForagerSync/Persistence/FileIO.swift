@@ -48,12 +48,14 @@ enum FileIO {
       throw Failure(reason: "\(path) is not a regular file (a folder, FIFO, socket or device)")
     }
     guard info.st_size <= limit else { throw tooLarge(path, size: Int(info.st_size), limit: limit) }
-    // Read straight into a buffer of the file's size; grow it if the file grows meanwhile.
-    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+    // Read straight into a buffer of the file's size and one byte more, so that reaching the
+    // end needs no room of its own: growing a full buffer to look for the end would double it
+    // (and copy the file) on every read. It grows only if the file grows meanwhile.
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
     var filled = 0
     while true {
       if filled == bytes.count {
-        bytes.append(contentsOf: repeatElement(0, count: max(1 << 16, bytes.count)))
+        bytes.append(contentsOf: repeatElement(0, count: max(1 << 16, bytes.count / 4)))
       }
       let count = bytes.withUnsafeMutableBytes {
         read(descriptor, $0.baseAddress! + filled, $0.count - filled)

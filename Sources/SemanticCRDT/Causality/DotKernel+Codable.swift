@@ -99,6 +99,8 @@ extension DotKernel {
         }
         index += 1
       }
+      // Each part's storage goes as soon as it is moved out, not when the last one is.
+      parts[part] = []
     }
     self.init(entries: entries, context: context)
     // Siblings were sorted and checked above; what is left is the live dots' rules. The fast

@@ -78,6 +78,17 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
     }
   }
 
+  /// Calls `body` with each of `keys` and its value, or with every present key and its value
+  /// when `keys` is `nil` (reading each in place, without a lookup). Each of `keys` must be
+  /// present.
+  package func forEachValue(of keys: [Key]?, _ body: (Key, Value) -> Void) {
+    guard let keys else {
+      for (key, siblings) in kernel.entries { body(key, Self.mergedValue(of: siblings)) }
+      return
+    }
+    for key in keys { body(key, self[key]!) }
+  }
+
   /// Whether `key` is present.
   public func contains(_ key: Key) -> Bool { kernel.entries[key] != nil }
 

@@ -56,6 +56,12 @@ public struct MVRegister<Value: Equatable> {
     }
   }
 
+  /// Calls `body` with each surviving write, in no particular order: ``writes`` without
+  /// building and sorting an array.
+  package func forEachWrite(_ body: (Write) -> Void) {
+    kernel.entries[SingleKey()]?.forEachElement { _, write in body(write) }
+  }
+
   /// The value of the surviving write with the greatest timestamp; `nil` before the first
   /// write. The same on every replica that has seen the same writes.
   public var winner: Value? { writes.first?.value }
