@@ -7,13 +7,17 @@ struct ReplicaFile {
   let contents: ReplicaFileContents
   let size: Int
 
-  /// Reads and checks the file (format, checksum, shape) without changing it.
+  /// Reads and checks the file (format, checksum, shape) without changing it; removes
+  /// temporary files of its saves that were abandoned an hour or more ago.
   ///
   /// - Throws: ``ToolError`` naming the file and the problem, also when there is no file.
   static func read(_ url: URL) throws(ToolError) -> ReplicaFile {
+    let store = ReplicaStore(fileURL: url)
+    // A reader that does not own the file removes only what no save can still be writing.
+    store.removeAbandonedLeftovers()
     let contents: ReplicaFileContents?
     do {
-      contents = try ReplicaStore(fileURL: url).read()
+      contents = try store.read()
     } catch {
       throw .refused(error.description)
     }

@@ -64,6 +64,19 @@ struct MergeGuardTests {
     #expect(device.categories().count == 6)
   }
 
+  /// A member deleting the week's list removes the list and its 20 items: one removal a
+  /// person made, not 21, though the household holds only 10 other records.
+  @Test func aDeletedListCountsAsOneRemovalWithItsItems() throws {
+    var (phone, tablet) = try devices()
+    let list = try phone.createWeeklyList(name: "Week 48")
+    for index in 0..<20 { try phone.addItem("item \(index)", to: list.id) }
+    try tablet.merge(phone.state)
+    try phone.deleteWeeklyList(list.id)
+    try tablet.merge(phone.state)
+    #expect(tablet.weeklyLists().isEmpty)
+    #expect(tablet.recentlyRemoved.first?.recordCount == 21)
+  }
+
   @Test func aStateClaimingThisReplicasUnmadeWritesIsRefused() throws {
     var (phone, tablet) = try devices()
     // The tablet's own writes, as a forged file claims them: one more than it made.

@@ -82,14 +82,33 @@ struct StructureFuzzTests {
     }
   }
 
+  /// The household's devices, the first having merged a peer's removal of every weekly list,
+  /// meal plan and planned meal (or, without lists, of every item): records nothing refers to,
+  /// so the merge is sound. Kept meals hold dots of their own, which the reader must accept.
+  static func keepingARemoval(_ replicas: [HouseholdReplica]) -> [HouseholdReplica] {
+    var replicas = replicas
+    var removing = replicas[0].state
+    if !removing.lists.isEmpty {
+      for key in removing.lists.keys { removing.lists.remove(key) }
+    } else {
+      for key in removing.items.keys { removing.items.remove(key) }
+    }
+    for key in removing.plans.keys { removing.plans.remove(key) }
+    for key in removing.meals.keys { removing.meals.remove(key) }
+    _ = try? replicas[0].merge(removing, policy: .allowingAnyRemoval)
+    return replicas
+  }
+
   struct Outcomes: CustomStringConvertible {
     var accepted = 0
     var refused = 0
     var merged = 0
     var mergeRefused = 0
     var toolRuns = 0
+    var restored = 0
+    var restoreRefused = 0
     var description: String {
-      "\(accepted) accepted, \(refused) refused, \(merged) merged, \(mergeRefused) merges refused, \(toolRuns) command-line runs"
+      "\(accepted) accepted, \(refused) refused, \(merged) merged, \(mergeRefused) merges refused, \(restored) removals restored, \(restoreRefused) restores refused, \(toolRuns) command-line runs"
     }
   }
 
@@ -106,6 +125,7 @@ struct StructureFuzzTests {
       // Each stage must be reached, or the test proves little.
       #expect(outcomes.accepted > 0 && outcomes.refused > 0, "seed \(seed): \(outcomes)")
       #expect(outcomes.merged > 0 && outcomes.toolRuns > 0, "seed \(seed): \(outcomes)")
+      #expect(outcomes.restored > 0, "seed \(seed): \(outcomes)")
     }
   }
 
@@ -113,7 +133,12 @@ struct StructureFuzzTests {
     // Printed first, so that a run that traps names the seed to replay.
     print("structure fuzzing: seed \(seed) (replay: FORAGER_SEED=\(seed)), \(iterations) cases")
     var random = SplitMix64(seed: seed)
-    let households = (0..<3).map { RandomHousehold.replicas(seed: UInt64($0) * 17 + 3) }
+    let households = (0..<3).map {
+      Self.keepingARemoval(RandomHousehold.replicas(seed: UInt64($0) * 17 + 3))
+    }
+    // The files hold kept removals too, so that mutations reach their reader and restore.
+    #expect(households.contains { !$0[0].recentlyRemoved.isEmpty })
+    #expect(households.contains { $0[0].recentlyRemoved.contains { !$0.plannedMeals.isEmpty } })
     let originals = households.map {
       ReplicaFileFormat.encode(ReplicaFileContents($0[0]))
     }
@@ -146,6 +171,23 @@ struct StructureFuzzTests {
       outcomes.accepted += 1
       let problems = contents.state.invariantViolations()
       #expect(problems.isEmpty, "\(label): an accepted state is unsound: \(problems)")
+
+      // Opened, with every kept removal restored: refused with a typed error, or sound.
+      if var opened = try? ReplicaStore.open(
+        contents, file: url, household: contents.state.householdID, member: contents.member,
+        wallClock: .fixed(RandomHousehold.start), incarnation: "fuzz")
+      {
+        for removal in opened.recentlyRemoved {
+          do {
+            try opened.restore(removal.id)
+            outcomes.restored += 1
+          } catch {
+            outcomes.restoreRefused += 1
+          }
+        }
+        let restored = opened.state.invariantViolations()
+        #expect(restored.isEmpty, "\(label): restoring made the replica unsound: \(restored)")
+      }
 
       // Merged into a device of that household (another device's replica).
       var device = households[which][1]

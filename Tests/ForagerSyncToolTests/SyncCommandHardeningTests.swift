@@ -44,6 +44,28 @@ struct SyncCommandHardeningTests {
     #expect(result.status == 0, "\(result)")
     for file in leftovers { #expect(!FileManager.default.fileExists(atPath: file.path)) }
   }
+
+  /// A command that only reads a file removes its temporary files once no save can still be
+  /// writing them (an hour untouched), and leaves a fresh one, which may be a save in progress.
+  @Test func readingCommandsRemoveOnlyAbandonedTemporaryFiles() throws {
+    let root = TemporaryFolder("forager-abandoned")
+    let replica = try replica(in: root)
+    for command in [
+      ["inspect", replica.path], ["verify", replica.path], ["diff", replica.path, replica.path],
+    ] {
+      let abandoned = root.file(".phone.forager.json.old1.tmp")
+      let fresh = root.file(".phone.forager.json.new1.tmp")
+      try Data("torn".utf8).write(to: abandoned)
+      try Data("in progress".utf8).write(to: fresh)
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSinceNow: -2 * 60 * 60)], ofItemAtPath: abandoned.path)
+      let result = SyncTool.run(command)
+      #expect(result.status == 0, "\(command[0]): \(result)")
+      #expect(!FileManager.default.fileExists(atPath: abandoned.path), "\(command[0])")
+      #expect(FileManager.default.fileExists(atPath: fresh.path), "\(command[0])")
+      try FileManager.default.removeItem(at: fresh)
+    }
+  }
 }
 
 @Suite("Printed names are escaped")

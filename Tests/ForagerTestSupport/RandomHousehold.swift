@@ -11,6 +11,8 @@ public enum RandomHousehold {
     uuid: UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!)
   public static let owner = MemberID(
     uuid: UUID(uuidString: "00000000-0000-0000-0000-0000000000A1")!)
+  /// The wall-clock time of the first device (each further device's is a few ms later).
+  public static let start: UInt64 = 1_733_788_800_000
 
   static let names = [
     "Produce", "produce ", "Café", "Cafe\u{301}", "Snacks \"quoted\"", "back\\slash",
@@ -28,12 +30,12 @@ public enum RandomHousehold {
     var random = SplitMix64(seed: seed)
     let first = HouseholdReplica.create(
       household: household, owner: owner, ownerName: "Ana", replica: "phone",
-      wallClock: .fixed(1_733_788_800_000))
+      wallClock: .fixed(start))
     var replicas = [first]
     for index in 1..<max(devices, 2) {
       var device = HouseholdReplica(
         joining: household, member: owner, replica: ReplicaID("device-\(index)"),
-        wallClock: .fixed(1_733_788_800_000 + UInt64(index) * 7))
+        wallClock: .fixed(start + UInt64(index) * 7))
       try! device.merge(first.state)
       replicas.append(device)
     }

@@ -47,6 +47,11 @@ public enum HouseholdError: Error, Hashable, Sendable {
   /// Merging would give the household more replica ids than
   /// ``HouseholdState/maximumReplicas``: a peer forged them.
   case tooManyReplicas(Int, maximum: Int)
+  /// No kept removal has this id (it was restored, forgotten, or expired).
+  case unknownRemoval(RemovedRecords.ID)
+  /// Restoring would leave the household unsound (a restored record refers to one that is
+  /// gone); the problems found, the first few.
+  case unsoundRestore([String])
 }
 
 extension HouseholdError: CustomStringConvertible {
@@ -78,6 +83,9 @@ extension HouseholdError: CustomStringConvertible {
       "Refused a state that would remove \(removed) of \(live) records; merge it with a policy that allows this if it is intended"
     case .tooManyReplicas(let count, let maximum):
       "Refused a state that would give the household \(count) replica ids, more than the \(maximum) allowed"
+    case .unknownRemoval(let id): "No kept removal \(id)"
+    case .unsoundRestore(let problems):
+      "Cannot restore these records alone: \(problems.joined(separator: "; "))"
     case .removesOwnerOrEveryMember:
       "Refused a state that would remove the owner or every member; merge it with a policy that allows this if it is intended"
     }

@@ -23,6 +23,8 @@ public struct HouseholdReplica: Sendable {
   /// Top-level fields of the replica file that a newer build wrote and this one does not know,
   /// as their JSON bytes: kept so that saving writes them back (see ``ReplicaStore``).
   var carriedFields: [String: [UInt8]] = [:]
+  /// What merges removed, oldest first, kept for a restore (see ``RemovedRecords``).
+  var removals: [RemovedRecords] = []
 
   /// This replica's id.
   public var replicaID: ReplicaID { clock.replica }
@@ -113,7 +115,8 @@ extension HouseholdReplica {
   ///   - remote: A full state or a delta.
   ///   - policy: What the merge may remove; ``MergePolicy/default`` refuses removing more than
   ///     half the live records, the owner or every member.
-  /// - Returns: What the merge added, merged and surfaced.
+  /// - Returns: What the merge added, merged and surfaced. The records it removed are kept
+  ///   for ``MergePolicy/keepsRemovedRecordsFor`` (see ``recentlyRemoved``).
   /// - Throws: ``HouseholdError/differentHousehold(local:remote:)`` for another household's
   ///   state, ``HouseholdError/newerNormalizer(found:supported:)`` for a state keyed by rules
   ///   this build does not know, ``HouseholdError/clockSkew(_:)`` for a timestamp too far
@@ -149,8 +152,9 @@ extension HouseholdReplica {
     var merged = state
     var report = MergeReport()
     var changes = HouseholdChanges()
-    merged.merge(remote, reporting: &report, changes: &changes)
-    try policy.check(removing: report.recordsRemoved, from: state, leaving: merged)
+    var removed = RemovalCollector(household: householdID)
+    merged.merge(remote, reporting: &report, changes: &changes, removed: &removed)
+    try policy.check(removing: removed.removalsMade, from: state, leaving: merged)
     let replicas = merged.replicaCount
     if replicas > HouseholdState.maximumReplicas, replicas > state.replicaCount {
       throw .tooManyReplicas(replicas, maximum: HouseholdState.maximumReplicas)
@@ -164,6 +168,7 @@ extension HouseholdReplica {
     }
     state = merged
     clock = observed
+    keep(removed.records, policy: policy)
     return report
   }
 

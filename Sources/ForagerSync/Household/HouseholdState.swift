@@ -86,42 +86,55 @@ extension HouseholdState: Mergeable {
   }
 
   /// Merges `other` like ``merge(_:)`` and adds to `report` what the merge added, merged and
-  /// removed, and which slots it left newly conflicted, and to `changes` the keys whose records
-  /// the merge changed: counted as the maps merge, from the keys whose writes changed, so
-  /// neither costs a pass of its own.
+  /// removed, and which slots it left newly conflicted, to `changes` the keys whose records
+  /// the merge changed, and to `removed` the records it removed: gathered as the maps merge,
+  /// from the keys whose writes changed, so none costs a pass of its own.
   mutating func merge(
     _ other: HouseholdState, reporting report: inout MergeReport,
-    changes: inout HouseholdChanges
+    changes: inout HouseholdChanges, removed: inout RemovalCollector
   ) {
     guard other.householdID == householdID else { return }
     normalizerVersion = max(normalizerVersion, other.normalizerVersion)
     owner.merge(other.owner)
     dissolved.merge(other.dissolved)
-    members.merge(other.members) { report.count($1) }
+    members.merge(other.members) { key, change in
+      report.count(change)
+      removed.keep(key, change, in: \.members)
+    }
     categories.merge(other.categories) { key, change in
       report.count(change)
       changes.note(key, change, in: \.categories) {
         $0.key != $1.key || $0.displayName != $1.displayName
       }
+      if change.isAbsent, let before = change.before { removed.categories.append((key, before)) }
     }
     ingredients.merge(other.ingredients) { key, change in
       report.count(change)
       changes.note(key, change, in: \.ingredients) {
         $0.key != $1.key || $0.categoryKey != $1.categoryKey
       }
+      removed.keep(key, change, in: \.ingredients)
     }
-    recipes.merge(other.recipes) { _, change in
+    recipes.merge(other.recipes) { key, change in
       report.count(change)
       changes.noteRemoval(change)
+      removed.keep(key, change, in: \.recipes)
     }
-    lists.merge(other.lists) { report.count($1) }
+    lists.merge(other.lists) { key, change in
+      report.count(change)
+      removed.keep(key, change, in: \.lists)
+    }
     items.merge(other.items) { key, change in
       report.count(change)
       changes.note(key, change, in: \.items) {
         $0.templateKey != $1.templateKey || $0.categoryKey != $1.categoryKey
       }
+      removed.keep(key, change, in: \.items)
     }
-    plans.merge(other.plans) { report.count($1) }
+    plans.merge(other.plans) { key, change in
+      report.count(change)
+      removed.keep(key, change, in: \.plans)
+    }
     meals.merge(other.meals) { slot, change in
       report.count(change)
       changes.note(slot, change, in: \.meals) {
@@ -132,12 +145,20 @@ extension HouseholdState: Mergeable {
       {
         report.newConflicts.append(slot)
       }
+      removed.keep(slot, change, in: \.meals) { meal in
+        meal.rewritten {
+          HybridTimestamp(
+            wallMilliseconds: $0.wallMilliseconds, logical: $0.logical,
+            replica: RemovedRecords.archiveReplica)
+        }
+      }
     }
     if let theirs = other.categoryMoves {
       let before = moves
       moves.merge(theirs)
       if moves != before { changes.referencesMayDangle = true }
     }
+    removed.keepCategories(except: moves)
     report.newConflicts.sort()
   }
 }

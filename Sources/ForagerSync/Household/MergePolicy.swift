@@ -6,7 +6,10 @@ import SemanticCRDT
 /// every record of a household. Such a state merges like any other: a join cannot tell a
 /// forged removal from a real one. So a merge that would remove much is refused unless the
 /// caller allows it: more than ``maximumRemovedShare`` of this replica's live records (and more
-/// than ``removalsAlwaysAllowed``), the owner, or every member.
+/// than ``removalsAlwaysAllowed``), the owner, or every member. A list or meal plan removed with
+/// its items or meals counts as one removal: deleting the week's list is one thing a person
+/// did, however long the list. Whatever a merge removes stays recoverable for
+/// ``keepsRemovedRecordsFor`` (see ``RemovedRecords``).
 public struct MergePolicy: Hashable, Sendable {
   /// The share of this replica's live records one merge may remove, from 0 to 1.
   public var maximumRemovedShare: Double
@@ -14,18 +17,36 @@ public struct MergePolicy: Hashable, Sendable {
   public var removalsAlwaysAllowed: Int
   /// Whether a merge may remove the owner or every member.
   public var allowsRemovingEveryoneOrTheOwner: Bool
+  /// How long the records a merge removes stay recoverable on this device (see
+  /// ``RemovedRecords``); zero keeps none. Removals older than this are forgotten at the next
+  /// merge.
+  public var keepsRemovedRecordsFor: Duration
 
   public init(
     maximumRemovedShare: Double = 0.5, removalsAlwaysAllowed: Int = 3,
-    allowsRemovingEveryoneOrTheOwner: Bool = false
+    allowsRemovingEveryoneOrTheOwner: Bool = false,
+    keepsRemovedRecordsFor: Duration = MergePolicy.defaultKeepingTime
   ) {
     self.maximumRemovedShare = maximumRemovedShare
     self.removalsAlwaysAllowed = removalsAlwaysAllowed
     self.allowsRemovingEveryoneOrTheOwner = allowsRemovingEveryoneOrTheOwner
+    self.keepsRemovedRecordsFor = keepsRemovedRecordsFor
   }
 
-  /// At most half the live records, never the owner or every member.
+  /// At most half the live records, never the owner or every member; removed records kept for
+  /// 30 days.
   public static let `default` = MergePolicy()
+
+  /// 30 days: long enough to notice a week's shopping list gone after a holiday.
+  public static let defaultKeepingTime = Duration.seconds(30 * 24 * 60 * 60)
+
+  /// ``keepsRemovedRecordsFor`` in whole milliseconds, 0 for a negative time.
+  var keptMilliseconds: UInt64 {
+    let (seconds, attoseconds) = keepsRemovedRecordsFor.components
+    guard seconds >= 0 else { return 0 }
+    let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1000)
+    return overflow ? .max : whole + UInt64(attoseconds / 1_000_000_000_000_000)
+  }
 
   /// Any removal: for a person who confirmed it (for example after a restore from a backup
   /// that had cleared the household on purpose).

@@ -103,14 +103,27 @@ enum FileIO {
   /// Temporary files of `name` start with this; what a crash left behind can be found by it.
   static func temporaryPrefix(for name: String) -> String { ".\(name)." }
 
-  /// Removes temporary files a crashed save of `path` left in its folder.
-  static func removeLeftovers(of path: String) {
+  /// Removes temporary files a crashed save of `path` left in its folder: all of them, or
+  /// only those last modified at least `minimumAge` seconds ago.
+  static func removeLeftovers(of path: String, minimumAge: Int? = nil) {
     let folder = (path as NSString).deletingLastPathComponent
     let prefix = temporaryPrefix(for: (path as NSString).lastPathComponent)
     let entries =
       (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+    let now = time(nil)
     for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
-      unlink((folder.isEmpty ? "" : folder + "/") + entry)
+      let entryPath = (folder.isEmpty ? "" : folder + "/") + entry
+      if let minimumAge {
+        var info = stat()
+        guard lstat(entryPath, &info) == 0 else { continue }
+        #if canImport(Darwin)
+          let modified = info.st_mtimespec.tv_sec
+        #else
+          let modified = info.st_mtim.tv_sec
+        #endif
+        guard now - modified >= minimumAge else { continue }
+      }
+      unlink(entryPath)
     }
   }
 

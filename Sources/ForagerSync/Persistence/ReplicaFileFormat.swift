@@ -25,6 +25,9 @@ public struct ReplicaFileContents: Sendable {
   public var clock: ClockReading?
   /// The format the file was written in; ``ReplicaFileFormat/current`` once saved again.
   public let format: Int
+  /// What merges removed, kept for a restore (see ``RemovedRecords``), oldest first; stored
+  /// only when there are any.
+  public var removals: [RemovedRecords]
   /// Fields of the envelope that this build does not know, carried back on save.
   var carriedFields: [String: [UInt8]]
 
@@ -37,18 +40,20 @@ public struct ReplicaFileContents: Sendable {
       ClockReading(wallMilliseconds: $0.wallMilliseconds, logical: $0.logical)
     }
     format = ReplicaFileFormat.current
+    removals = replica.removals
     carriedFields = replica.carriedFields
   }
 
   init(
     state: HouseholdState, member: MemberID, replica: ReplicaID, clock: ClockReading?,
-    format: Int, carriedFields: [String: [UInt8]]
+    format: Int, removals: [RemovedRecords] = [], carriedFields: [String: [UInt8]]
   ) {
     self.state = state
     self.member = member
     self.replica = replica
     self.clock = clock
     self.format = format
+    self.removals = removals
     self.carriedFields = carriedFields
   }
 
@@ -105,12 +110,17 @@ public enum ReplicaFileFormat {
   /// the benchmarks' mixed household. A household of larger records regrows the buffer once.
   static let estimatedBytesPerRecord = 768
 
-  /// The members of `content` this build knows, in the order it writes them.
+  /// The members of `content` this build always writes, in the order it writes them.
   static let contentFields = JSONFields(
     "clock", "household", "member", "normalizer", "replica", "state")
 
+  /// The member of `content` this build writes only when it has something to hold: the kept
+  /// removals. A file without removals is the same as before they were kept.
+  static let removalsField = "removed"
+
   private static func writeContent(_ contents: ReplicaFileContents, to writer: inout JSONWriter) {
-    let names = (contentFields.keys + contents.carriedFields.keys).sorted {
+    let optional = contents.removals.isEmpty ? [] : [removalsField]
+    let names = (contentFields.keys + optional + contents.carriedFields.keys).sorted {
       $0.utf8.lexicographicallyPrecedes($1.utf8)
     }
     writer.beginObject()
@@ -129,6 +139,11 @@ public enum ReplicaFileFormat {
       case "household": writer.field("household", contents.state.householdID)
       case "member": writer.field("member", contents.member)
       case "normalizer": writer.field("normalizer", contents.state.normalizerVersion)
+      case "removed":
+        writer.key("removed")
+        writer.beginArray()
+        for removal in contents.removals { writer.value(removal) }
+        writer.endArray()
       case "replica": writer.field("replica", contents.replica)
       case "state": writer.field("state", contents.state)
       default:
@@ -279,6 +294,16 @@ private struct Sections {
     try checkEnvelope(
       contents.contents.state, household: contents.envelopeHousehold,
       normalizer: contents.envelopeNormalizer, at: contentStart)
+    if let stranger = contents.contents.removals.first(where: {
+      $0.records.householdID != contents.envelopeHousehold
+    }) {
+      throw invalid(
+        JSONError(
+          .invalidValue(
+            "kept removal \(stranger.id) holds records of household \(stranger.records.householdID)"
+          ),
+          at: contentStart))
+    }
     return contents.contents
   }
 
@@ -295,6 +320,7 @@ private struct Sections {
     var normalizer: NormalizerVersion?
     var replica: ReplicaID?
     var state: HouseholdState?
+    var removals: [RemovedRecords]?
     var carried: [String: [UInt8]] = [:]
     try reader.readObject(
       ReplicaFileFormat.contentFields,
@@ -317,12 +343,17 @@ private struct Sections {
         }
       },
       unknown: { reader, name throws(JSONError) in
-        carried[name] = try reader.readRawValue()
+        guard name == ReplicaFileFormat.removalsField else {
+          carried[name] = try reader.readRawValue()
+          return
+        }
+        guard removals == nil else { throw reader.error(.duplicateKey(name)) }
+        removals = try [RemovedRecords].read(from: &reader)
       })
     return Content(
       contents: ReplicaFileContents(
         state: state!, member: member!, replica: replica!, clock: clock!, format: 2,
-        carriedFields: carried),
+        removals: removals ?? [], carriedFields: carried),
       envelopeHousehold: household!, envelopeNormalizer: normalizer!)
   }
 

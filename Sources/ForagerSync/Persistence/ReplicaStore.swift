@@ -112,6 +112,7 @@ public struct ReplicaStore: Sendable {
       throw StoreError(file: file, problem: .clockSkew(error))
     }
     var replica = HouseholdReplica(state: contents.state, member: contents.member, clock: clock)
+    replica.removals = contents.removals
     replica.carriedFields = contents.carriedFields
     return replica
   }
@@ -122,6 +123,19 @@ public struct ReplicaStore: Sendable {
   public func removeLeftovers() {
     FileIO.removeLeftovers(of: fileURL.path)
   }
+
+  /// Removes the temporary files of this file that no save can still be writing: those last
+  /// modified ``abandonedSaveAge`` or longer ago. For a process that reads the file without
+  /// owning it (another device's file in a shared folder, say), where a newer temporary file
+  /// may belong to a save in progress.
+  public func removeAbandonedLeftovers() {
+    FileIO.removeLeftovers(
+      of: fileURL.path, minimumAge: Int(Self.abandonedSaveAge.components.seconds))
+  }
+
+  /// One hour: a save writes a household of 100,000 records in under a second, so a temporary
+  /// file untouched for an hour belongs to a save that was killed.
+  public static let abandonedSaveAge = Duration.seconds(60 * 60)
 
   /// Saves `replica` atomically in the current format.
   ///

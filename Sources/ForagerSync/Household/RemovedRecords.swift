@@ -1,0 +1,209 @@
+import Foundation
+import SemanticCRDT
+
+/// The records one merge removed from this replica, kept on this device so that a person can
+/// bring them back with ``HouseholdReplica/restore(_:)``.
+///
+/// A merge cannot tell a removal a member meant from one a damaged or forged state carries, and
+/// the ``MergePolicy`` only refuses large ones. So every merge that removes records keeps them
+/// here, as they were just before it, for ``MergePolicy/keepsRemovedRecordsFor`` (30 days by
+/// default). They are kept locally only: saved in this replica's file, never merged into
+/// another replica's state.
+///
+/// A category that a merge moved to a new key (renamed) is not removed, and not kept here.
+public struct RemovedRecords: Identifiable, Equatable, Sendable {
+  /// Unique among the removals this replica keeps; later removals have greater ids.
+  public let id: Int
+  /// When the merge removed them, in milliseconds since 1970 by this device's wall clock.
+  public let removedAtMilliseconds: UInt64
+  /// The removed records, each as it was just before the merge: a state holding only them
+  /// (its references may name records that were not removed).
+  package let records: HouseholdState
+
+  package init(id: Int, removedAtMilliseconds: UInt64, records: HouseholdState) {
+    self.id = id
+    self.removedAtMilliseconds = removedAtMilliseconds
+    self.records = records
+  }
+
+  /// When the merge removed them.
+  public var removedAt: Date {
+    Date(timeIntervalSince1970: Double(removedAtMilliseconds) / 1000)
+  }
+
+  /// How many records were removed.
+  public var recordCount: Int { records.recordCount }
+
+  public var members: [Member] { sortedValues(records.members) }
+  public var categories: [Category] { sortedValues(records.categories) }
+  public var ingredients: [IngredientTemplate] { sortedValues(records.ingredients) }
+  public var recipes: [Recipe] { sortedValues(records.recipes) }
+  public var weeklyLists: [WeeklyList] { sortedValues(records.lists) }
+  public var items: [GroceryListItem] { sortedValues(records.items) }
+  public var mealPlans: [MealPlan] { sortedValues(records.plans) }
+  public var plannedMeals: [PlannedMeal] { sortedValues(records.meals) }
+
+  private func sortedValues<Key: Comparable, Value>(_ map: ORMap<Key, Value>) -> [Value] {
+    map.keys.sorted().map { map[$0]! }
+  }
+}
+
+extension RemovedRecords {
+  /// The most removals a replica keeps; past it, the oldest are forgotten first, whatever their
+  /// age. A household that removes records in a thousand merges within the keeping time is
+  /// far from the common case, and a file must not grow without bound.
+  public static let maximumKept = 1_000
+
+  /// The replica id of the writes that hold records in ``records``: not a device, so nothing
+  /// a real replica writes is ever confused with them.
+  static let archiveReplica: ReplicaID = "removed"
+}
+
+/// Gathers what a merge removes, while the maps merge.
+struct RemovalCollector {
+  var records: HouseholdState
+  /// Categories removed, kept apart until the moves are merged: one that moved is not lost.
+  var categories: [(CategoryKey, Category)] = []
+
+  init(household: HouseholdID) {
+    records = HouseholdState(householdID: household)
+  }
+
+  /// Keeps the record `change` removed from `map`, if it removed one, as `kept` makes it.
+  mutating func keep<Key, Value>(
+    _ key: Key, _ change: ORMap<Key, Value>.Change,
+    in map: WritableKeyPath<HouseholdState, ORMap<Key, Value>>,
+    as kept: (Value) -> Value = { $0 }
+  ) {
+    guard change.isAbsent, let before = change.before else { return }
+    records[keyPath: map].set(key, to: kept(before), by: RemovedRecords.archiveReplica)
+  }
+
+  /// The records removed, counting a list or plan with its items or meals as one: what the
+  /// ``MergePolicy`` weighs, since deleting the week's list is one thing a person did.
+  var removalsMade: Int {
+    var cascaded = 0
+    records.items.forEachValue(of: nil) { _, item in
+      if records.lists.contains(item.listID) { cascaded += 1 }
+    }
+    records.meals.forEachValue(of: nil) { _, meal in
+      if let plan = meal.plan.value, records.plans.contains(plan) { cascaded += 1 }
+    }
+    return records.recordCount - cascaded
+  }
+
+  /// Keeps a removed category unless `moves` says it went to another key.
+  mutating func keepCategories(except moves: ORMap<CategoryKey, LWWRegister<CategoryKey>>) {
+    for (key, category) in categories where !moves.contains(key) {
+      records.categories.set(key, to: category, by: RemovedRecords.archiveReplica)
+    }
+    categories = []
+  }
+}
+
+// MARK: - Keeping and restoring
+
+extension HouseholdReplica {
+  /// The records merges removed that this replica still keeps, newest first.
+  public var recentlyRemoved: [RemovedRecords] { removals.reversed() }
+
+  /// Brings back the records of one kept removal, as new writes of this replica: each record
+  /// with the fields it had when it was removed (a planned meal with the recipe that won in
+  /// its slot; recipes that conflicted with it are not kept). A record whose key is live again (someone
+  /// re-created it) is left as it is.
+  ///
+  /// A restore is an add, so it wins over the removal everywhere once merged (add-wins): the
+  /// peer that removed the records gets them back at its next sync. The removal is no longer
+  /// kept once restored.
+  ///
+  /// - Returns: The number of records brought back.
+  /// - Throws: ``HouseholdError/unknownRemoval(_:)`` when no kept removal has this id,
+  ///   ``HouseholdError/householdDissolved(_:)``, ``HouseholdError/clockSkew(_:)`` for a kept
+  ///   record stamped too far ahead, and ``HouseholdError/unsoundRestore(_:)``
+  ///   when a restored record refers to one that is gone (removed by another merge: restore
+  ///   that one first). Nothing changes when it throws.
+  /// - Complexity: O(*n*) over the household's records: the restored household is checked
+  ///   whole.
+  @discardableResult
+  public mutating func restore(_ id: RemovedRecords.ID) throws(HouseholdError) -> Int {
+    try requireOpen()
+    guard let index = removals.firstIndex(where: { $0.id == id }) else {
+      throw .unknownRemoval(id)
+    }
+    let kept = removals[index].records.rekeyed(to: state.normalizerVersion)
+    // Kept records come from the file like the state does: their stamps pass the skew bound.
+    var observed = clock
+    if let greatest = kept.greatestTimestamp {
+      do {
+        try observed.observe(greatest)
+      } catch {
+        throw .clockSkew(error)
+      }
+    }
+    var restored = state
+    var count = 0
+    func bringBack<Key, Value>(
+      _ map: WritableKeyPath<HouseholdState, ORMap<Key, Value>>,
+      as written: (Value) -> Value = { $0 }
+    ) {
+      kept[keyPath: map].forEachValue(of: nil) { key, value in
+        guard !restored[keyPath: map].contains(key) else { return }
+        restored[keyPath: map].set(key, to: written(value), by: replicaID)
+        count += 1
+      }
+    }
+    bringBack(\.members)
+    bringBack(\.categories)
+    bringBack(\.ingredients)
+    bringBack(\.recipes)
+    bringBack(\.lists)
+    bringBack(\.items)
+    bringBack(\.plans)
+    bringBack(\.meals) { $0.rewritten { _ in observed.tick() } }
+    let known = Set(state.modelViolations())
+    let problems = restored.modelViolations().filter { !known.contains($0) }
+    if !problems.isEmpty { throw .unsoundRestore(Array(problems.prefix(3))) }
+    state = restored
+    clock = observed
+    removals.remove(at: index)
+    return count
+  }
+
+  /// Stops keeping one removal (for a person who looked at it and let it go). Unknown ids are
+  /// ignored: the removal may have expired meanwhile.
+  public mutating func forgetRemoval(_ id: RemovedRecords.ID) {
+    removals.removeAll { $0.id == id }
+  }
+
+  /// Keeps what a merge removed, and forgets removals older than `policy` keeps them.
+  mutating func keep(_ removed: HouseholdState, policy: MergePolicy) {
+    let now = clock.wallClock.now()
+    let keptFor = policy.keptMilliseconds
+    removals.removeAll { removal in
+      let (expiry, overflow) = removal.removedAtMilliseconds.addingReportingOverflow(keptFor)
+      return !overflow && now > expiry
+    }
+    guard removed.recordCount > 0, keptFor > 0 else { return }
+    // Ids follow the wall clock, so one that expired is not reused by a later removal.
+    let id = max((removals.last?.id ?? 0) + 1, Int(clamping: now))
+    removals.append(RemovedRecords(id: id, removedAtMilliseconds: now, records: removed))
+    if removals.count > RemovedRecords.maximumKept {
+      removals.removeFirst(removals.count - RemovedRecords.maximumKept)
+    }
+  }
+}
+
+extension PlannedMeal {
+  /// This meal with its assignment rewritten as one write of the recipe that wins now, at the
+  /// stamp `stamp` gives for the winning write's. How a meal is kept and restored: a write's
+  /// stamp must name the replica whose dot holds it, and a kept meal lives on the archive's
+  /// dots, a restored one on the restoring replica's. Conflicting recipes are dropped.
+  func rewritten(at stamp: (HybridTimestamp) -> HybridTimestamp) -> PlannedMeal {
+    var meal = self
+    meal.assignment = MVRegister()
+    if let winner = assignment.writes.first {
+      meal.assignment.write(winner.value, at: stamp(winner.timestamp))
+    }
+    return meal
+  }
+}
