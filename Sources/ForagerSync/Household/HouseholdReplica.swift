@@ -141,14 +141,7 @@ extension HouseholdReplica {
       throw .claimsUnmadeWrites(replicaID)
     }
     let remote = remote.rekeyed(to: state.normalizerVersion)
-    var observed = clock
-    if let greatest = remote.greatestTimestamp {
-      do {
-        try observed.observe(greatest)
-      } catch {
-        throw .clockSkew(error)
-      }
-    }
+    let observed = try clockObserving(remote)
     var merged = state
     var report = MergeReport()
     var changes = HouseholdChanges()
@@ -159,17 +152,35 @@ extension HouseholdReplica {
     if replicas > HouseholdState.maximumReplicas, replicas > state.replicaCount {
       throw .tooManyReplicas(replicas, maximum: HouseholdState.maximumReplicas)
     }
-    let problems = merged.modelViolations(after: changes)
-    if !problems.isEmpty {
-      // Only problems the merge brings: a state saved by an older build may carry its own.
-      let known = Set(state.modelViolations())
-      let brought = problems.filter { !known.contains($0) }
-      if !brought.isEmpty { throw .unsoundMerge(Array(brought.prefix(3))) }
-    }
+    let problems = problemsBrought(merged.modelViolations(after: changes))
+    if !problems.isEmpty { throw .unsoundMerge(Array(problems.prefix(3))) }
     state = merged
     clock = observed
     keep(removed.records, policy: policy)
     return report
+  }
+
+  /// This replica's clock after observing the greatest timestamp in `incoming`, a state from
+  /// outside (a peer's, or records kept in the file): refused past the skew bound.
+  func clockObserving(_ incoming: HouseholdState) throws(HouseholdError) -> HybridClock {
+    var observed = clock
+    if let greatest = incoming.greatestTimestamp {
+      do {
+        try observed.observe(greatest)
+      } catch {
+        throw .clockSkew(error)
+      }
+    }
+    return observed
+  }
+
+  /// Of `problems`, found in a state this replica would change to, those its current state
+  /// does not have already: a state saved by an older build may carry its own. The current
+  /// state is checked only when there is something to compare.
+  func problemsBrought(_ problems: [String]) -> [String] {
+    guard !problems.isEmpty else { return [] }
+    let known = Set(state.modelViolations())
+    return problems.filter { !known.contains($0) }
   }
 
   /// The part of this replica's state that a peer whose state has seen `version` lacks.

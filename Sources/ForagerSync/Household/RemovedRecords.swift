@@ -132,14 +132,7 @@ extension HouseholdReplica {
     }
     let kept = removals[index].records.rekeyed(to: state.normalizerVersion)
     // Kept records come from the file like the state does: their stamps pass the skew bound.
-    var observed = clock
-    if let greatest = kept.greatestTimestamp {
-      do {
-        try observed.observe(greatest)
-      } catch {
-        throw .clockSkew(error)
-      }
-    }
+    var observed = try clockObserving(kept)
     var restored = state
     var count = 0
     func bringBack<Key, Value>(
@@ -160,8 +153,7 @@ extension HouseholdReplica {
     bringBack(\.items)
     bringBack(\.plans)
     bringBack(\.meals) { $0.rewritten { _ in observed.tick() } }
-    let known = Set(state.modelViolations())
-    let problems = restored.modelViolations().filter { !known.contains($0) }
+    let problems = problemsBrought(restored.modelViolations())
     if !problems.isEmpty { throw .unsoundRestore(Array(problems.prefix(3))) }
     state = restored
     clock = observed
