@@ -149,16 +149,18 @@ struct StructureFuzzTests {
     let url = folder.file("mutated.forager.json")
     var outcomes = Outcomes()
     for iteration in 0..<iterations {
-      let started = ContinuousClock.now
-      defer {
-        let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(10), "seed \(seed), iteration \(iteration) took \(elapsed)")
-      }
       let which = random.int(in: 0..<originals.count)
       var tree = try #require(JSONTree.parse(ReplicaFileBytes.content(of: originals[which])))
       for _ in 0..<random.int(in: 1...3) { Self.mutate(&tree, &random) }
       let bytes = ReplicaFileBytes.file(content: tree.bytes)
       let label = "seed \(seed), iteration \(iteration)"
+      // A hang is the code under test taking long, so the clock starts once the case is built:
+      // the mutator, walking a tree with a huge array in a debug build, can take seconds itself.
+      let started = ContinuousClock.now
+      defer {
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(10), "\(label) took \(elapsed)")
+      }
 
       let contents: ReplicaFileContents
       do {
