@@ -1,7 +1,7 @@
 import ForagerSync
 import Foundation
 
-/// A model of the seeds' first design, for `--baseline`: every record has a random UUID, a
+/// A model of the app's first design, for `--baseline`: every record has a random UUID, a
 /// merge keeps the copy of each record modified last (CloudKit's last-writer-wins record
 /// policy), and get-or-create looks for an existing record in local data only.
 ///

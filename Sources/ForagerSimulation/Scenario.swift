@@ -1,10 +1,10 @@
 /// A named simulation: what the devices do before the random part of the run.
 public enum Scenario: String, CaseIterable, Sendable {
-  /// The seeds' debugging log: every device seeds the default categories on first launch while
-  /// offline. The household must end with seven categories on every device (the old design
-  /// made fourteen with two devices).
+  /// The first design's reported bug: every device seeds the default categories on first
+  /// launch while offline. The household must end with seven categories on every device (the
+  /// old design made fourteen with two devices).
   case offlineDefaults = "offline-defaults"
-  /// The seeds' test plan: every device, in airplane mode, creates "Test Category" spelled its
+  /// The app's test plan: every device, in airplane mode, creates "Test Category" spelled its
   /// own way. The household must end with one category.
   case offlineSameCategory = "offline-same-category"
   /// Every device, offline, assigns its own recipe to the same dinner slot. The slot must end

@@ -13,7 +13,7 @@ enum PendingWrite {
 }
 
 extension Simulation {
-  /// The device makes one change a person would make, drawn from the seeds' workload.
+  /// The device makes one change a person would make, drawn from the app's workload.
   ///
   /// - Parameter acknowledged: `false` when a crash cuts the save short: the change is made in
   ///   memory and then lost, so nothing is logged.

@@ -29,7 +29,7 @@ public struct SimulationConfiguration: Hashable, Sendable {
   /// (``SemanticCRDT/HybridClock/defaultMaximumSkewMilliseconds``), so skews over 12 hours
   /// make some merges refused by design, and the run reports them.
   public var clockSkewMilliseconds: UInt64
-  /// Also runs the same workload against a model of the seeds' old design (UUID identity,
+  /// Also runs the same workload against a model of the app's first design (UUID identity,
   /// last-writer-wins records, get-or-create that checks only local data).
   public var baseline: Bool
   /// Stops the run after this many of its `steps` (then heals and checks as usual). A prefix

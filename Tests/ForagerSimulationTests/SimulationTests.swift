@@ -5,7 +5,7 @@ import Testing
 
 @testable import ForagerSimulation
 
-/// The simulator: deterministic, its scenarios end as the seeds require, and its checker fails
+/// The simulator: deterministic, its scenarios end as the app requires, and its checker fails
 /// when a replica misbehaves.
 @Suite struct SimulationTests {
   /// A short household run, for tests.

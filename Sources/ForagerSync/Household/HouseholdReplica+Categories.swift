@@ -1,8 +1,9 @@
 import SemanticCRDT
 
 extension HouseholdReplica {
-  /// The seven categories every household starts with, in their sort order. The seeds name no
-  /// list; these are the common grocery-store sections (docs/household-model.md).
+  /// The seven categories every household starts with, in their sort order. The app's
+  /// requirements name no list; these are the common grocery-store sections
+  /// (docs/household-model.md).
   public static let defaultCategoryNames = [
     "Produce", "Dairy", "Meat & Seafood", "Bakery", "Pantry", "Frozen", "Household",
   ]
@@ -63,7 +64,7 @@ extension HouseholdReplica {
     state.resolvedCategory(key).flatMap { state.categories[$0] }
   }
 
-  /// Every category, by sort order then display name (PRD), then key for equal names.
+  /// Every category, by sort order then display name, then key for equal names.
   ///
   /// - Complexity: O(*n* log *n*).
   public func categories() -> [Category] {

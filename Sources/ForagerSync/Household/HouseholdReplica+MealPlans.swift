@@ -88,7 +88,7 @@ extension HouseholdReplica {
     return meal
   }
 
-  /// Every visible planned meal, by day then meal of the day (PRD).
+  /// Every visible planned meal, by day then meal of the day.
   public func plannedMeals() -> [PlannedMeal] {
     state.meals.values.filter(isVisible).sorted { $0.slot < $1.slot }
   }

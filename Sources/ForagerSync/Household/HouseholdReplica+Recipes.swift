@@ -17,7 +17,7 @@ extension HouseholdReplica {
     return (recipe, similar)
   }
 
-  /// Recipes whose title key equals `title`'s, most used first, then newest first (PRD).
+  /// Recipes whose title key equals `title`'s, most used first, then newest first.
   ///
   /// - Complexity: O(*r*) over all recipes.
   public func findSimilarRecipes(title: String) -> [Recipe] {
@@ -43,7 +43,7 @@ extension HouseholdReplica {
 }
 
 extension Recipe {
-  /// The PRD's recipe order: most used first, then newest first (then by id, so equal
+  /// The app's recipe order: most used first, then newest first (then by id, so equal
   /// recipes still order the same on every device).
   static func isMoreUsedOrNewer(_ a: Recipe, _ b: Recipe) -> Bool {
     (b.usageCount, b.createdAt, b.id) < (a.usageCount, a.createdAt, a.id)

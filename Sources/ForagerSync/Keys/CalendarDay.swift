@@ -3,7 +3,7 @@ import Foundation
 /// A calendar day — year, month, day — not an instant.
 ///
 /// A planned meal belongs to the day the person meant, in their own calendar and time zone when
-/// they planned it (PRD ADR-5). Storing the day, not a `Date`, keeps "Tuesday's breakfast" on
+/// they planned it. Storing the day, not a `Date`, keeps "Tuesday's breakfast" on
 /// Tuesday when the household travels or a device runs in another time zone.
 public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
   public let year: Int

@@ -2,7 +2,7 @@ import Foundation
 
 /// An ISO-8601 week, `yyyy-Www`: a helper for naming and grouping weekly lists and meal plans.
 ///
-/// It is not an identity: the PRD (ADR-3) lets a household keep several lists for one week,
+/// It is not an identity: the app lets a household keep several lists for one week,
 /// so lists and plans are identified by UUID.
 public struct ISOWeek: Hashable, Comparable, Codable, Sendable {
   /// The ISO week-numbering year (which differs from the calendar year around 1 January).

@@ -8,7 +8,7 @@ import SemanticCRDT
 public struct Creation: Hashable, Codable, Sendable {
   /// When the record was created.
   public let timestamp: HybridTimestamp
-  /// The member who created it; also the record's owner (ADR 008 §3.6).
+  /// The member who created it; also the record's owner.
   public let member: MemberID
 
   /// The replica (device) that created it.
@@ -27,7 +27,7 @@ extension Creation: Mergeable {
   }
 }
 
-/// Who may see a record (ADR 008 §3.6): the whole household, or only its owner.
+/// Who may see a record: the whole household, or only its owner.
 public enum SharingScope: String, Codable, Sendable, CaseIterable {
   case household
   case ownerOnly

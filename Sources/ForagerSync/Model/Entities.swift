@@ -10,7 +10,7 @@ public protocol HouseholdRecord: Nestable, HybridTimestamped, Codable, Sendable 
 }
 
 extension HouseholdRecord {
-  /// The creating member (ADR 008 §3.6 `ownerUserRecordID`).
+  /// The creating member, who owns the record.
   public var owner: MemberID { creation.member }
   /// When the record was created.
   public var createdAt: HybridTimestamp { creation.timestamp }
@@ -35,7 +35,7 @@ public struct Category: HouseholdRecord {
     scope = LWWRegister(unchosen: .household)
   }
 
-  /// The name as a person wrote it (ADR-4); the last write wins.
+  /// The name as a person wrote it; the last write wins.
   public var displayName: String { name.value }
   /// Position in lists; categories sort by this, then display name.
   public var sortOrder: Int { order.value }
@@ -137,7 +137,7 @@ public struct Recipe: HouseholdRecord {
   }
 }
 
-/// A named container of other records, with no uniqueness (PRD ADR-3): a weekly list holds
+/// A named container of other records, with no uniqueness: a weekly list holds
 /// grocery items, a meal plan holds planned meals. Deleting it hides its children.
 public struct NamedContainer<ID: UUIDIdentifier>: HouseholdRecord {
   public let id: ID
@@ -170,7 +170,7 @@ public typealias WeeklyList = NamedContainer<WeeklyListID>
 /// A meal plan ("This Week", "Meal Prep Ideas"): a container of planned meals.
 public typealias MealPlan = NamedContainer<MealPlanID>
 
-/// One line of a grocery list; no uniqueness (ADR-9). It names its ingredient template and
+/// One line of a grocery list; no uniqueness. It names its ingredient template and
 /// category by semantic key, so references survive two records becoming one.
 public struct GroceryListItem: HouseholdRecord {
   public let id: GroceryItemID
