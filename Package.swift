@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "SemanticCRDT", targets: ["SemanticCRDT"]),
+    .library(name: "SemanticCRDTJSON", targets: ["SemanticCRDTJSON"]),
     .library(name: "ForagerSync", targets: ["ForagerSync"]),
     .library(name: "ForagerSimulation", targets: ["ForagerSimulation"]),
     .executable(name: "forager-sim", targets: ["forager-sim"]),
@@ -13,20 +14,26 @@ let package = Package(
   ],
   dependencies: [],
   targets: [
+    .target(name: "SharedSupport"),
     .target(name: "SemanticCRDT"),
-    .target(name: "ForagerSync", dependencies: ["SemanticCRDT"]),
-    .target(name: "ForagerSimulation", dependencies: ["ForagerSync", "SemanticCRDT"]),
+    .target(name: "SemanticCRDTJSON", dependencies: ["SemanticCRDT", "SharedSupport"]),
+    .target(
+      name: "ForagerSync", dependencies: ["SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
+    .target(
+      name: "ForagerSimulation",
+      dependencies: ["ForagerSync", "SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
     .executableTarget(name: "forager-sim", dependencies: ["ForagerSimulation"]),
-    .target(name: "ForagerSyncTool", dependencies: ["ForagerSync", "SemanticCRDT"]),
+    .target(
+      name: "ForagerSyncTool", dependencies: ["ForagerSync", "SemanticCRDT", "SemanticCRDTJSON"]),
     .executableTarget(name: "forager-sync", dependencies: ["ForagerSyncTool"]),
     .target(
       name: "CRDTTestSupport",
-      dependencies: ["SemanticCRDT"],
+      dependencies: ["SemanticCRDT", "SharedSupport"],
       path: "Tests/CRDTTestSupport"
     ),
     .target(
       name: "ForagerTestSupport",
-      dependencies: ["ForagerSync", "CRDTTestSupport"],
+      dependencies: ["ForagerSync", "CRDTTestSupport", "SharedSupport"],
       path: "Tests/ForagerTestSupport"
     ),
     .executableTarget(
@@ -36,13 +43,15 @@ let package = Package(
     ),
     .testTarget(
       name: "SemanticCRDTTests",
-      dependencies: ["SemanticCRDT", "CRDTTestSupport"],
+      dependencies: ["SemanticCRDT", "SemanticCRDTJSON", "CRDTTestSupport", "SharedSupport"],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(
       name: "ForagerSyncTests",
       dependencies: [
-        "ForagerSync", "SemanticCRDT", "CRDTTestSupport", "ForagerTestSupport", "StoreCrashWorker",
+        "ForagerSync", "SemanticCRDT", "SemanticCRDTJSON", "CRDTTestSupport", "ForagerTestSupport",
+        "SharedSupport",
+        "StoreCrashWorker",
       ],
       resources: [.copy("Fixtures")]
     ),
@@ -52,19 +61,20 @@ let package = Package(
     ),
     .executableTarget(
       name: "FolderSyncWorker",
-      dependencies: ["ForagerSync", "ForagerSyncTool", "SemanticCRDT"],
+      dependencies: ["ForagerSync", "ForagerSyncTool", "SemanticCRDT", "SharedSupport"],
       path: "Tests/FolderSyncWorker"
     ),
     .testTarget(
       name: "ForagerSyncToolTests",
       dependencies: [
-        "ForagerSyncTool", "ForagerSync", "SemanticCRDT", "ForagerTestSupport", "CRDTTestSupport",
-        "forager-sync", "FolderSyncWorker",
+        "ForagerSyncTool", "ForagerSync", "SemanticCRDT", "SemanticCRDTJSON", "ForagerTestSupport",
+        "CRDTTestSupport",
+        "SharedSupport", "forager-sync", "FolderSyncWorker",
       ]
     ),
     .testTarget(
       name: "CRDTTestSupportTests",
-      dependencies: ["CRDTTestSupport"]
+      dependencies: ["CRDTTestSupport", "SharedSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -13,6 +13,7 @@ let package = Package(
       dependencies: [
         .product(name: "ForagerSync", package: "ForagerSync"),
         .product(name: "SemanticCRDT", package: "ForagerSync"),
+        .product(name: "SemanticCRDTJSON", package: "ForagerSync"),
       ]
     )
   ],

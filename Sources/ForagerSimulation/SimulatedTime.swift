@@ -3,6 +3,10 @@ import SemanticCRDT
 
 /// The simulation's clock: time moves only when the simulator advances it, so a run takes no
 /// real time and replays exactly.
+///
+/// Unchecked sendability: every access to `elapsed` holds `lock`. `Mutex`, which the compiler
+/// would check, needs iOS 18 and macOS 15; the simulator is a library product for the same
+/// platforms as the rest.
 final class SimulatedTime: @unchecked Sendable {
   /// Monday 2026-01-05 00:00 UTC, in milliseconds: the simulated epoch.
   static let start: UInt64 = 1_767_571_200_000

@@ -1,5 +1,6 @@
 import ForagerSync
 import SemanticCRDT
+import SemanticCRDTJSON
 
 /// A broken invariant, with the records and devices behind it (for the trace).
 struct Violation: Sendable {

@@ -1,6 +1,7 @@
 import ForagerSync
 import Foundation
 import SemanticCRDT
+internal import SharedSupport
 
 /// A deterministic run of many devices in households, over a faulty network, with crashes,
 /// restores from old backups and skewed clocks; at the end the network heals, anti-entropy runs
@@ -13,7 +14,7 @@ import SemanticCRDT
 /// print(report.text)
 /// ```
 ///
-/// Everything random is drawn from one ``SemanticCRDT/SplitMix64`` seeded with the
+/// Everything random is drawn from one `SplitMix64` seeded with the
 /// configuration's seed, and time is simulated: the same configuration gives the same report,
 /// byte for byte, on every machine.
 public struct Simulation: Sendable {

@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SemanticCRDTJSON
 
 extension SimulationReport {
   /// The report as JSON, for machines: the same figures as ``text``, keys sorted.

@@ -1,5 +1,6 @@
 import ForagerSync
 import SemanticCRDT
+import SemanticCRDTJSON
 
 /// What `forager-sync inspect` shows of a replica file.
 struct Inspection {

@@ -1,6 +1,7 @@
 import ForagerSync
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
 
 /// `forager-sync diff`: what each of two replicas of one household holds that the other lacks.
 struct ReplicaDiff {

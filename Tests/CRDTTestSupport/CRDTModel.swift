@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SharedSupport
 
 /// One operation applied at one replica, as the reference specification sees it.
 public struct Event<Operation: Sendable>: Sendable {

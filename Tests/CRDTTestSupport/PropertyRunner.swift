@@ -1,5 +1,6 @@
 import Foundation
 import SemanticCRDT
+import SharedSupport
 
 /// How many cases a property runs and which seeds: read from the environment.
 ///

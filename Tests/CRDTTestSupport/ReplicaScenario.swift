@@ -1,5 +1,6 @@
 import Foundation
 import SemanticCRDT
+import SharedSupport
 
 /// How a replica sends its state to a peer.
 public enum Gossip: String, CaseIterable, Sendable {

@@ -1,5 +1,6 @@
 import CRDTTestSupport
 import SemanticCRDT
+import SharedSupport
 
 /// A grow-only counter whose merge adds the other side's counts instead of taking the maximum:
 /// not idempotent, so the kit must reject it.

@@ -1,5 +1,6 @@
 import CRDTTestSupport
 import SemanticCRDT
+import SharedSupport
 import Testing
 
 @Suite("The property kit itself")

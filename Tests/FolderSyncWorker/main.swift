@@ -2,6 +2,7 @@ import ForagerSync
 import ForagerSyncTool
 import Foundation
 import SemanticCRDT
+import SharedSupport
 
 // A device of the multi-process folder test: it opens its replica file, makes a few random
 // edits, saves them, syncs through the shared folder, and repeats. It prints each edit after

@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SharedSupport
 import Testing
 
 @testable import ForagerSync

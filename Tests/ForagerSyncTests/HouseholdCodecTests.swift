@@ -3,6 +3,8 @@ import ForagerSync
 import ForagerTestSupport
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
+import SharedSupport
 import Testing
 
 /// The fast codec and Foundation's must agree on every household: same bytes out, same state

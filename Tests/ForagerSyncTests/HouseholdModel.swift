@@ -2,6 +2,7 @@ import CRDTTestSupport
 import ForagerSync
 import Foundation
 import SemanticCRDT
+import SharedSupport
 
 /// Household workloads for `ReplicaScenario`: devices create categories and templates under
 /// varied spellings, record uses, add recipes, fill slots, make lists, add and delete, while

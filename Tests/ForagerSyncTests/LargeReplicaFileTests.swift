@@ -2,12 +2,13 @@ import CRDTTestSupport
 import ForagerTestSupport
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
 import Testing
 
 @testable import ForagerSync
 
-/// Files over a megabyte have their content's checksum computed on a second thread while the
-/// content is read, over the range the content takes when it is the file's last member. These
+/// Files over a megabyte, read with a second core, have their content's checksum computed on
+/// it while the content is read, over the range the content takes when it is the file's last member. These
 /// tests hold that path to the same answers as the small-file path.
 @Suite struct LargeReplicaFileTests {
   static let file = URL(fileURLWithPath: "/tmp/large.forager.json")
@@ -26,7 +27,8 @@ import Testing
   @Test func readsALargeFile() throws {
     let bytes = Self.bytes
     #expect(bytes.count > 1 << 20, "the file must take the concurrent path")
-    #expect(try ReplicaFileFormat.decode(bytes, file: Self.file).state == Self.replica.state)
+    #expect(
+      try ReplicaFileFormat.decode(bytes, file: Self.file, cores: .two).state == Self.replica.state)
   }
 
   @Test func findsDamageInTheMiddleOfALargeFile() {
@@ -34,7 +36,7 @@ import Testing
     let middle = bytes[(bytes.count / 2)...].firstIndex(of: UInt8(ascii: "A"))!
     bytes[middle] = UInt8(ascii: "B")
     #expect {
-      try ReplicaFileFormat.decode(bytes, file: Self.file)
+      try ReplicaFileFormat.decode(bytes, file: Self.file, cores: .two)
     } throws: { error in
       guard case .checksumMismatch = (error as? StoreError)?.problem else { return false }
       return true
@@ -56,10 +58,14 @@ import Testing
     ]
     for (index, layout) in layouts.enumerated() {
       if index < 2 {
-        #expect(try ReplicaFileFormat.decode(layout, file: Self.file).state == Self.replica.state)
+        #expect(
+          try ReplicaFileFormat.decode(layout, file: Self.file, cores: .two).state
+            == Self.replica.state)
       } else {
         // An unknown top-level member is refused, as in a small file.
-        #expect(throws: StoreError.self) { try ReplicaFileFormat.decode(layout, file: Self.file) }
+        #expect(throws: StoreError.self) {
+          try ReplicaFileFormat.decode(layout, file: Self.file, cores: .two)
+        }
       }
     }
   }

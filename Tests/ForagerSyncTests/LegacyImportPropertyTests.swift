@@ -2,6 +2,7 @@ import CRDTTestSupport
 import ForagerSync
 import Foundation
 import SemanticCRDT
+import SharedSupport
 import Testing
 
 /// Any permutation of a legacy export imports to the same state, byte for byte, and every

@@ -1,6 +1,7 @@
 import ForagerSync
 import Foundation
 import SemanticCRDT
+import SharedSupport
 import Testing
 
 /// The golden table of normalization: every example of the seed documents and the edge cases

@@ -2,6 +2,7 @@ import CRDTTestSupport
 import ForagerTestSupport
 import Foundation
 import SemanticCRDT
+import SharedSupport
 import Testing
 
 @testable import ForagerSync

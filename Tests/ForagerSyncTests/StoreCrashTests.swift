@@ -3,6 +3,7 @@ import ForagerSync
 import ForagerTestSupport
 import Foundation
 import SemanticCRDT
+import SharedSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,7 @@
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
+import SharedSupport
 import Testing
 
 @testable import ForagerSync

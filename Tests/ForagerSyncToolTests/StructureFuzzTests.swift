@@ -4,6 +4,7 @@ import ForagerSyncTool
 import ForagerTestSupport
 import Foundation
 import SemanticCRDT
+import SharedSupport
 import Testing
 
 /// A fuzzer that knows JSON: it parses valid replica files, mutates the tree (null and

@@ -2,6 +2,7 @@ import CRDTTestSupport
 import ForagerSync
 import Foundation
 import SemanticCRDT
+import SharedSupport
 
 /// Seeded random households for codec, store and fuzz tests: several devices make random
 /// edits (names with quotes, backslashes, control characters, accents and emoji included) and

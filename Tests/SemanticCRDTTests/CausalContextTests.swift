@@ -1,4 +1,5 @@
 import CRDTTestSupport
+import SharedSupport
 import Testing
 
 @testable import SemanticCRDT

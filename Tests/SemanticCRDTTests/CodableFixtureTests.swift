@@ -1,5 +1,6 @@
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
 import Testing
 
 /// The JSON shape of every type, pinned by checked-in fixture files (see docs/format.md): a

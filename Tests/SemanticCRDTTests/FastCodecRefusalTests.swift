@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SemanticCRDTJSON
 import Testing
 
 /// The fast codec refuses the corrupt collections the Codable path refuses, with the same

@@ -1,5 +1,6 @@
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
 import Testing
 
 /// The fast reader accepts exactly JSON and refuses everything else with the problem and the

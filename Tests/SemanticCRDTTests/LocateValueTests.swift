@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SemanticCRDTJSON
 import Testing
 
 /// `locateValue` finds where a value ends (for the replica file's sections) without validating

@@ -1,7 +1,9 @@
 import CRDTTestSupport
+import SharedSupport
 import Testing
 
 @testable import SemanticCRDT
+@testable import SemanticCRDTJSON
 
 /// Long arrays of map entries are read in two halves on two threads. Whatever the input —
 /// valid, or damaged so that the bracket-and-string scan and the validating reader disagree —
@@ -52,7 +54,7 @@ import Testing
 
   /// The outcome of one pass, and of two halves (the halves' parts concatenated), with where
   /// each reader stopped.
-  static func outcomes(_ bytes: [UInt8]) -> (
+  static func outcomes(_ bytes: [UInt8], cores: Cores = .two) -> (
     oneByOne: Result<[String], JSONError>, halves: Result<[String], JSONError>, parts: Int
   ) {
     func flat(_ entries: [Entry]) -> [String] { entries.map { "\($0.key)=\($0.dots)" } }
@@ -70,7 +72,7 @@ import Testing
     }
     let halves = Result { () throws(JSONError) -> [String] in
       try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
-        try JSONReader.read(buffer) { reader throws(JSONError) in
+        try JSONReader.read(buffer, cores: cores) { reader throws(JSONError) in
           let read = try reader.readArrayInHalves(minimumBytes: 0, empty: { [Entry]() }) {
             reader, part throws(JSONError) in part.append(try readEntry(&reader))
           }
@@ -98,6 +100,15 @@ import Testing
       #expect(Self.same(oneByOne, halves), "count \(count)")
       if count >= 10 { #expect(parts == 2, "a long array must be split, count \(count)") }
     }
+  }
+
+  /// Without a second core from the caller, the reader never splits: one part, one thread.
+  @Test func oneCoreReadsInOnePart() {
+    var random = SplitMix64(seed: 3)
+    let bytes = Self.entries(3_000, &random)
+    let (oneByOne, halves, parts) = Self.outcomes(bytes, cores: .one)
+    #expect(Self.same(oneByOne, halves))
+    #expect(parts == 1)
   }
 
   /// Bit flips, truncations, inserted and deleted bytes anywhere, including in the second

@@ -24,7 +24,7 @@ enum CodecBenchmarks {
       Benchmark(
         "codec.load\(suffix)", n: n,
         prepare: { ours.value }, bytes: { $0.count }
-      ) { blackHole(try! ReplicaFileFormat.decode($0, file: file)) },
+      ) { blackHole(try! ReplicaFileFormat.decode($0, file: file, cores: .two)) },
       Benchmark(
         "foundation.save\(suffix)", n: n, prepare: { replica.value.state },
         bytes: { _ in foundations.value.count }

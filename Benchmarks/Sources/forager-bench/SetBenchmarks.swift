@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SemanticCRDTJSON
 
 /// Merging two big sets and maps: A holds keys 0..<n, B holds n/2..<3n/2 (50% overlap), B is
 /// merged into A. Beside them, a plain dictionary of (stamp, replica, deleted) doing the same

@@ -1,5 +1,6 @@
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
 
 /// A UUID-based identifier with a type of its own, so a list id is never passed where a recipe
 /// id belongs. Ordered by the UUID's text; encoded as that text.

@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SemanticCRDTJSON
 
 // The fast codec's conformances for the records and the household state, keys in ascending
 // order as `JSONEncoder` with `.sortedKeys` writes the synthesized conformances.

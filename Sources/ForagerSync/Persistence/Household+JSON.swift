@@ -1,5 +1,6 @@
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
 
 // The fast codec's conformances for the household model. Each writes the bytes `JSONEncoder`
 // with `.sortedKeys` writes from the synthesized `Codable` conformance (keys in ascending

@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SemanticCRDTJSON
 
 // A kept removal in a replica file: `{"at": ms, "id": n, "records": state}`, in the envelope's
 // `removed` array (docs/format.md).

@@ -1,5 +1,7 @@
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
+internal import SharedSupport
 
 /// The wall-clock reading of a replica's hybrid clock: the greatest (milliseconds, logical)
 /// it has issued or observed. Stored so a reopened replica never issues a smaller timestamp.
@@ -158,11 +160,16 @@ public enum ReplicaFileFormat {
 
   /// Reads file bytes, verifying the checksum before trusting any of the content.
   ///
-  /// - Parameter file: Named in errors; nothing is read from it.
+  /// - Parameters:
+  ///   - file: Named in errors; nothing is read from it.
+  ///   - cores: ``Cores/two`` lets a large file's checksum and long maps be read on a second
+  ///     core; see ``ReplicaStore/loadingCores``.
   /// - Throws: ``StoreError`` saying what is wrong, with the byte offset where there is one.
   /// - Complexity: O(size of the file).
-  public static func decode(_ bytes: [UInt8], file: URL) throws(StoreError) -> ReplicaFileContents {
-    let contents = try decodeUnchecked(bytes, file: file)
+  public static func decode(
+    _ bytes: [UInt8], file: URL, cores: Cores = .one
+  ) throws(StoreError) -> ReplicaFileContents {
+    let contents = try decodeUnchecked(bytes, file: file, cores: cores)
     // A file is bytes from outside: its household must be sound before anyone merges it.
     // The maps' structure was checked as they were read.
     let problems = contents.state.modelViolations()
@@ -172,11 +179,11 @@ public enum ReplicaFileFormat {
     return contents
   }
 
-  private static func decodeUnchecked(_ bytes: [UInt8], file: URL) throws(StoreError)
-    -> ReplicaFileContents
-  {
+  private static func decodeUnchecked(
+    _ bytes: [UInt8], file: URL, cores: Cores
+  ) throws(StoreError) -> ReplicaFileContents {
     try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
-      let sections = try Sections(buffer, file: file)
+      let sections = try Sections(buffer, file: file, cores: cores)
       switch sections.format {
       case 2: return try sections.decodeFormat2()
       case 1: return try sections.decodeFormat1()
@@ -204,7 +211,7 @@ private struct Sections {
   /// The checksum of that content's range, computed while it was read.
   let contentChecksum: UInt32?
 
-  init(_ bytes: UnsafeBufferPointer<UInt8>, file: URL) throws(StoreError) {
+  init(_ bytes: UnsafeBufferPointer<UInt8>, file: URL, cores: Cores) throws(StoreError) {
     self.bytes = bytes
     self.file = file
     var format: Int?
@@ -212,16 +219,26 @@ private struct Sections {
     var content: Result<Content, JSONError>?
     var contentChecksum: UInt32?
     do {
-      try JSONReader.read(bytes) { reader throws(JSONError) in
+      try JSONReader.read(bytes, cores: cores) { reader throws(JSONError) in
         try reader.readDynamicObject { reader, key throws(JSONError) in
           if key == "format" {
             format = try reader.read(Int.self)
           } else if key == "content" && format == 2 {
             // Read at once rather than located, then read: one pass over the largest member
             // instead of two. Its errors wait for the checksum, which may explain them.
-            let checksum = ConcurrentChecksum(bytes, contentStart: reader.offset)
-            defer { contentChecksum = checksum?.value(over: ranges[key]) }
-            (content, ranges[key]) = try reader.readLocating(Self.readContent)
+            guard cores == .two, let guess = Self.largeLastMember(of: bytes, from: reader.offset)
+            else {
+              (content, ranges[key]) = try reader.readLocating(Self.readContent)
+              return
+            }
+            let shared = BorrowedBytes(UnsafeBufferPointer(rebasing: bytes[guess]))
+            let (read, checksum) = try concurrently { () throws(JSONError) in
+              try reader.readLocating(Self.readContent)
+            } _: {
+              CRC32.checksum(shared.buffer)
+            }
+            (content, ranges[key]) = read
+            contentChecksum = read.range == guess ? checksum : nil
           } else {
             // Located, not validated: each member is read in full afterwards, and the
             // content's checksum is checked before that.
@@ -416,52 +433,25 @@ private struct Sections {
   }
 }
 
-/// The checksum of a large file's content, computed on a second core while the first reads
-/// the content.
-///
-/// The content's end is known only once it has been read, so the checksum covers the range the
-/// content takes when it is the last member of the file, as this build writes it. When the
-/// content turns out to end elsewhere, ``value(over:)`` gives `nil` and the caller checksums
-/// the real range itself.
-private final class ConcurrentChecksum: @unchecked Sendable {
+extension Sections {
   /// Below this, a second thread costs more than it saves.
-  static let minimumBytes = 1 << 20
+  static let checksumOnSecondCoreAbove = 1 << 20
 
-  let range: Range<Int>
-  /// Written by the checksum's thread before it signals `done`, read only after `done`.
-  private var checksum: UInt32 = 0
-  private let done = DispatchSemaphore(value: 0)
-
-  /// Starts the checksum, or returns `nil` when the file is small or does not end with the
-  /// content and a closing brace.
-  init?(_ bytes: UnsafeBufferPointer<UInt8>, contentStart: Int) {
+  /// Where a member starting at `start` lies when it is the file's last member, as this build
+  /// writes the content; `nil` when the file does not end with a closing brace after it or the
+  /// member is small. The content's checksum is computed over this range while the content is
+  /// read, and used only when the content turns out to lie exactly there.
+  static func largeLastMember(of bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>?
+  {
     func isWhitespace(_ byte: UInt8) -> Bool {
       byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
     var end = bytes.count
-    while end > contentStart, isWhitespace(bytes[end - 1]) { end -= 1 }
-    guard end > contentStart, bytes[end - 1] == UInt8(ascii: "}") else { return nil }
+    while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+    guard end > start, bytes[end - 1] == UInt8(ascii: "}") else { return nil }
     end -= 1
-    while end > contentStart, isWhitespace(bytes[end - 1]) { end -= 1 }
-    guard end - contentStart >= Self.minimumBytes else { return nil }
-    range = contentStart..<end
-    let content = UncheckedBytes(bytes: UnsafeBufferPointer(rebasing: bytes[range]))
-    DispatchQueue.global(qos: .userInitiated).async { [self] in
-      checksum = CRC32.checksum(content.bytes)
-      done.signal()
-    }
+    while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+    guard end - start >= checksumOnSecondCoreAbove else { return nil }
+    return start..<end
   }
-
-  /// Waits for the checksum; `nil` when `actual` (where the content really lies) is not the
-  /// range it covers. Must be called before the bytes are released.
-  func value(over actual: Range<Int>?) -> UInt32? {
-    done.wait()
-    return actual == range ? checksum : nil
-  }
-}
-
-/// Bytes handed to the checksum's thread. The reader keeps them alive and unchanged until it
-/// has waited for the result.
-private struct UncheckedBytes: @unchecked Sendable {
-  let bytes: UnsafeBufferPointer<UInt8>
 }

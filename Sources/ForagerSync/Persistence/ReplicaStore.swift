@@ -1,5 +1,6 @@
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
 
 /// One replica's file: open it at launch, save it after changes.
 ///
@@ -27,10 +28,19 @@ public struct ReplicaStore: Sendable {
   /// The default ``maximumFileSize``: 256 MiB. A household of 100,000 records is about 41 MB,
   /// so this is room for about 600,000; a file past it is damage or an attack.
   public static let defaultMaximumFileSize = 256 << 20
+  /// How many cores reading the file may use. With ``Cores/two`` (the default) a large file's
+  /// checksum and the second half of its long maps are read on another thread: a file of
+  /// 100,000 records loads in about half the time. Give ``Cores/one`` where no core is free,
+  /// such as a process that opens many stores at once. This is the one place a load decides.
+  public var loadingCores: Cores
 
-  public init(fileURL: URL, maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize) {
+  public init(
+    fileURL: URL, maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize,
+    loadingCores: Cores = .two
+  ) {
     self.fileURL = fileURL
     self.maximumFileSize = maximumFileSize
+    self.loadingCores = loadingCores
   }
 
   /// The file's contents as stored, or `nil` when there is no file. Opens no replica and mints
@@ -46,7 +56,7 @@ public struct ReplicaStore: Sendable {
       throw StoreError(file: fileURL, problem: .unreadable(error.reason))
     }
     guard let bytes else { return nil }
-    return try ReplicaFileFormat.decode(bytes, file: fileURL)
+    return try ReplicaFileFormat.decode(bytes, file: fileURL, cores: loadingCores)
   }
 
   /// Opens the replica of this device for `household`, under a fresh replica id.

@@ -1,5 +1,6 @@
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
 
 /// Why a replica file could not be read or written. It names the file; where the problem has a
 /// place in the file, ``offset`` gives the byte. A load that throws leaves the file exactly as

@@ -9,14 +9,14 @@
 /// - SeeAlso: Almeida, Shoker, Baquero, *Delta State Replicated Data Types* (2018), §6.
 public struct CausalContext: Hashable, Sendable {
   /// Per replica, the counters seen; never holds an empty set.
-  @usableFromInline private(set) var replicas: [ReplicaID: CounterSet]
+  @usableFromInline package private(set) var replicas: [ReplicaID: CounterSet]
 
   /// The empty context: nothing seen.
   public init() {
     replicas = [:]
   }
 
-  init(replicas: [ReplicaID: CounterSet]) {
+  package init(replicas: [ReplicaID: CounterSet]) {
     self.replicas = replicas.filter { !$0.value.isEmpty }
   }
 
@@ -70,7 +70,7 @@ public struct CausalContext: Hashable, Sendable {
 
   /// - Complexity: O(*r*) when both contexts are plain prefixes.
   @usableFromInline
-  mutating func formUnion(_ other: CausalContext) {
+  package mutating func formUnion(_ other: CausalContext) {
     for (replica, counters) in other.replicas {
       replicas[replica, default: CounterSet()].formUnion(counters)
     }
@@ -93,7 +93,9 @@ public struct CausalContext: Hashable, Sendable {
   ///
   /// - Complexity: O(*d* log *d*) for *d* live dots, plus the intervals of the result.
   @usableFromInline
-  func delta(since version: VersionVector, live: consuming [ReplicaID: [UInt64]]) -> CausalContext {
+  package func delta(since version: VersionVector, live: consuming [ReplicaID: [UInt64]])
+    -> CausalContext
+  {
     var result = CausalContext()
     for (replica, counters) in replicas {
       let bound = version[replica]
@@ -110,7 +112,7 @@ public struct CausalContext: Hashable, Sendable {
 
   /// The context of the dots `version` covers: per replica, every counter up to its entry.
   @usableFromInline
-  init(_ version: VersionVector) {
+  package init(_ version: VersionVector) {
     self.init(replicas: version.counters.mapValues { CounterSet(CollectionOfOne(1...$0)) })
   }
 
@@ -195,7 +197,7 @@ extension CausalContext {
   ///
   /// - Complexity: O(*r* × *k*) for *r* shared replicas of *k* intervals.
   @usableFromInline
-  func isDisjoint(with other: CausalContext) -> Bool {
+  package func isDisjoint(with other: CausalContext) -> Bool {
     for (replica, counters) in replicas {
       guard let theirs = other.replicas[replica] else { continue }
       if counters.intersects(theirs) { return false }
@@ -208,10 +210,10 @@ extension CausalContext {
 /// while consecutive dots come from it (they mostly do): one hash of a replica id per run of
 /// dots instead of one per dot.
 @usableFromInline
-struct ContextMembership {
-  @usableFromInline let context: CausalContext
-  @usableFromInline var replica: ReplicaID?
-  @usableFromInline var counters: CounterSet?
+package struct ContextMembership {
+  @usableFromInline package let context: CausalContext
+  @usableFromInline package var replica: ReplicaID?
+  @usableFromInline package var counters: CounterSet?
 
   @inlinable
   init(_ context: CausalContext) {

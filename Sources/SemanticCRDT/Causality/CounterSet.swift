@@ -5,7 +5,7 @@
 /// a prefix; out-of-order delivery and delta contexts leave a few intervals. The representation
 /// is canonical: equal sets have equal stored values.
 @usableFromInline
-struct CounterSet: Hashable, Sendable {
+package struct CounterSet: Hashable, Sendable {
   /// Every counter in `1...prefix` is in the set (none when 0).
   @usableFromInline private(set) var prefix: UInt64 = 0
   /// Intervals above `prefix + 1`, sorted, disjoint and non-adjacent.
@@ -16,7 +16,7 @@ struct CounterSet: Hashable, Sendable {
   /// Builds the canonical set holding the union of `ranges` (in any order, overlapping or not).
   ///
   /// - Complexity: O(*k* log *k*) for *k* ranges.
-  init<Ranges: Sequence<ClosedRange<UInt64>>>(_ ranges: Ranges) {
+  package init<Ranges: Sequence<ClosedRange<UInt64>>>(_ ranges: Ranges) {
     let sorted = ranges.filter { $0.upperBound > 0 }.sorted { $0.lowerBound < $1.lowerBound }
     var merged: [ClosedRange<UInt64>] = []
     merged.reserveCapacity(sorted.count)
@@ -43,7 +43,7 @@ struct CounterSet: Hashable, Sendable {
   var maximum: UInt64 { intervals.last?.upperBound ?? prefix }
 
   /// The set as sorted, disjoint, non-adjacent ranges.
-  var ranges: [ClosedRange<UInt64>] {
+  package var ranges: [ClosedRange<UInt64>] {
     prefix == 0 ? intervals : [1...prefix] + intervals
   }
 

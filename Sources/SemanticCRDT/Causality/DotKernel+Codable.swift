@@ -29,7 +29,7 @@ extension DotKernel {
   /// dictionary positions, so no value is copied while sorting, and the comparisons borrow the
   /// keys in the array instead of copying each out of the dictionary.
   @inlinable
-  func sortedEntries() -> some Sequence<(key: Key, siblings: DotSiblings<Value>)>
+  package func sortedEntries() -> some Sequence<(key: Key, siblings: DotSiblings<Value>)>
   where Key: Comparable {
     var order: [(key: Key, position: Dictionary<Key, DotSiblings<Value>>.Index)] = []
     order.reserveCapacity(entries.count)
@@ -60,7 +60,7 @@ extension DotKernel {
   /// One entry as a reader decoded it: siblings made by ``DotSiblings/init(unsorted:)``, `nil`
   /// for a key listed without dots.
   @usableFromInline
-  typealias DecodedEntry = (key: Key, siblings: DotSiblings<Value>?)
+  package typealias DecodedEntry = (key: Key, siblings: DotSiblings<Value>?)
 
   /// Rebuilds a kernel from entries read in any order (in parts, for a reader that read them
   /// in pieces), refusing a key listed twice, a dot listed twice, a key without dots (`nil`
@@ -71,7 +71,7 @@ extension DotKernel {
   /// - Complexity: O(*k* + *d*) for *k* keys and *d* live dots with dense counters, one hash
   ///   per key; O(*d* log *d*) for sparse counters.
   @inlinable
-  init(
+  package init(
     validating parts: consuming [[DecodedEntry?]], context: CausalContext
   ) throws(KernelShapeError) {
     var parts = parts
@@ -111,7 +111,7 @@ extension DotKernel {
   }
 
   @usableFromInline
-  static func shapeError(_ index: Int, _ key: Key, _ problem: String) -> KernelShapeError {
+  package static func shapeError(_ index: Int, _ key: Key, _ problem: String) -> KernelShapeError {
     KernelShapeError(description: "Entry \(index): key \(key) \(problem)")
   }
 
@@ -121,10 +121,10 @@ extension DotKernel {
   /// Consecutive dots usually share a replica, so most cost an append, not a hash of their
   /// replica id.
   @usableFromInline
-  struct LiveDots {
-    @usableFromInline var groups: [ReplicaID: [UInt64]] = [:]
-    @usableFromInline var current: ReplicaID?
-    @usableFromInline var counters: [UInt64] = []
+  package struct LiveDots {
+    @usableFromInline package var groups: [ReplicaID: [UInt64]] = [:]
+    @usableFromInline package var current: ReplicaID?
+    @usableFromInline package var counters: [UInt64] = []
 
     @inlinable
     init() {}
@@ -183,11 +183,11 @@ extension DotKernel {
 
 /// Why decoded entries do not form a valid dot kernel; each codec wraps it in its own error.
 @usableFromInline
-struct KernelShapeError: Error {
-  @usableFromInline let description: String
+package struct KernelShapeError: Error {
+  @usableFromInline package let description: String
 
   @usableFromInline
-  init(description: String) {
+  package init(description: String) {
     self.description = description
   }
 }

@@ -4,9 +4,9 @@
 /// ``ORSet`` and ``ORMap`` are thin wrappers around it. Invariant: every live dot is in the
 /// context and belongs to exactly one key.
 @usableFromInline
-struct DotKernel<Key: Hashable, Value> {
-  @usableFromInline private(set) var entries: [Key: DotSiblings<Value>]
-  @usableFromInline private(set) var context: CausalContext
+package struct DotKernel<Key: Hashable, Value> {
+  @usableFromInline package private(set) var entries: [Key: DotSiblings<Value>]
+  @usableFromInline package private(set) var context: CausalContext
 
   init() {
     entries = [:]
@@ -14,7 +14,7 @@ struct DotKernel<Key: Hashable, Value> {
   }
 
   @usableFromInline
-  init(entries: [Key: DotSiblings<Value>], context: CausalContext) {
+  package init(entries: [Key: DotSiblings<Value>], context: CausalContext) {
     self.entries = entries
     self.context = context
   }
@@ -192,7 +192,7 @@ struct DotKernel<Key: Hashable, Value> {
 
   /// Descriptions of broken invariants; empty when the state is sound.
   @usableFromInline
-  func invariantViolations() -> [String] {
+  package func invariantViolations() -> [String] {
     var problems: [String] = []
     var seen: Set<Dot> = []
     for (key, siblings) in entries {

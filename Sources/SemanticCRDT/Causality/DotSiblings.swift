@@ -1,11 +1,11 @@
 /// A value written by the event `dot`.
 @usableFromInline
-struct DottedValue<Value> {
-  @usableFromInline let dot: Dot
-  @usableFromInline let value: Value
+package struct DottedValue<Value> {
+  @usableFromInline package let dot: Dot
+  @usableFromInline package let value: Value
 
   @usableFromInline
-  init(dot: Dot, value: Value) {
+  package init(dot: Dot, value: Value) {
     self.dot = dot
     self.value = value
   }
@@ -20,7 +20,7 @@ extension DottedValue: Sendable where Value: Sendable {}
 /// (concurrent writes not yet superseded) are kept sorted by dot, so equal sets are equal values.
 /// A dot names one event, so two copies of the same dot always carry the same value.
 @usableFromInline
-enum DotSiblings<Value> {
+package enum DotSiblings<Value> {
   case one(Dot, Value)
   /// At least two, sorted by dot, no dot twice.
   case many([DottedValue<Value>])
@@ -38,7 +38,7 @@ enum DotSiblings<Value> {
   /// Siblings as decoded, in any order and perhaps with a dot twice: only for
   /// ``DotKernel/init(validating:context:)``, which sorts and checks them.
   @inlinable
-  init?(unsorted values: [DottedValue<Value>]) {
+  package init?(unsorted values: [DottedValue<Value>]) {
     self.init(sorted: values)
   }
 
@@ -52,7 +52,7 @@ enum DotSiblings<Value> {
 
   /// The siblings in dot order.
   @inlinable
-  var elements: [DottedValue<Value>] {
+  package var elements: [DottedValue<Value>] {
     switch self {
     case .one(let dot, let value): [DottedValue(dot: dot, value: value)]
     case .many(let values): values
@@ -61,7 +61,7 @@ enum DotSiblings<Value> {
 
   /// Calls `body` with each sibling's dot and value, in dot order, without building an array.
   @inlinable
-  func forEachElement(_ body: (Dot, Value) -> Void) {
+  package func forEachElement(_ body: (Dot, Value) -> Void) {
     switch self {
     case .one(let dot, let value): body(dot, value)
     case .many(let values): for element in values { body(element.dot, element.value) }
@@ -69,7 +69,7 @@ enum DotSiblings<Value> {
   }
 
   @inlinable
-  func forEachDot(_ body: (Dot) -> Void) {
+  package func forEachDot(_ body: (Dot) -> Void) {
     switch self {
     case .one(let dot, _): body(dot)
     case .many(let values): for element in values { body(element.dot) }

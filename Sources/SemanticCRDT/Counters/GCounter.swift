@@ -26,7 +26,7 @@ public struct GCounter: Hashable, Sendable {
     contributions = [:]
   }
 
-  init(contributions: [ReplicaID: UInt64]) {
+  package init(contributions: [ReplicaID: UInt64]) {
     self.contributions = contributions.filter { $0.value > 0 }
   }
 

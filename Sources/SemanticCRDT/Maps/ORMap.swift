@@ -37,7 +37,7 @@
 ///   basho/riak_dt `riak_dt_map`.
 public struct ORMap<Key: Hashable, Value: Nestable> {
   /// The writes, each value boxed (see ``Boxed``).
-  @usableFromInline var kernel: DotKernel<Key, Boxed<Value>>
+  @usableFromInline package var kernel: DotKernel<Key, Boxed<Value>>
 
   /// Creates an empty map.
   public init() {
@@ -45,7 +45,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   }
 
   @usableFromInline
-  init(kernel: DotKernel<Key, Boxed<Value>>) {
+  package init(kernel: DotKernel<Key, Boxed<Value>>) {
     self.kernel = kernel
   }
 
@@ -205,8 +205,8 @@ extension ORMap: Mergeable {
   /// when asked for: reading one joins the key's surviving writes, which a caller that only
   /// counts keys never needs.
   @usableFromInline package struct Change {
-    @usableFromInline let writesBefore: DotSiblings<Boxed<Value>>?
-    @usableFromInline let writesAfter: DotSiblings<Boxed<Value>>?
+    @usableFromInline package let writesBefore: DotSiblings<Boxed<Value>>?
+    @usableFromInline package let writesAfter: DotSiblings<Boxed<Value>>?
     /// Whether the map merged in holds the key. A key it does not hold changes only by losing
     /// writes the other map has seen and no longer holds.
     @usableFromInline package let otherHoldsKey: Bool
@@ -248,28 +248,10 @@ extension ORMap: DeltaMergeable {
 extension ORMap: HybridTimestamped where Value: HybridTimestamped {
   /// The greatest timestamp in any stored value.
   ///
-  /// A map of 20,000 keys or more is scanned in two halves on two cores: the scan copies every
-  /// record out of the map, which costs more than the comparisons.
-  ///
   /// - Complexity: O(*n*) over all stored values.
   @inlinable
   public var greatestTimestamp: HybridTimestamp? {
     let values = kernel.entries.values
-    guard values.count >= 20_000 else { return Self.greatestTimestamp(in: values[...]) }
-    let middle = values.index(values.startIndex, offsetBy: values.count / 2)
-    let (low, high) = concurrently {
-      Self.greatestTimestamp(in: values[..<middle])
-    } _: {
-      Self.greatestTimestamp(in: values[middle...])
-    }
-    guard let low, let high else { return low ?? high }
-    return max(low, high)
-  }
-
-  @inlinable
-  static func greatestTimestamp(
-    in values: Slice<Dictionary<Key, DotSiblings<Boxed<Value>>>.Values>
-  ) -> HybridTimestamp? {
     var greatest: HybridTimestamp?
     // By index, reading each value in place: a for-in loop would copy every record.
     for index in values.indices {

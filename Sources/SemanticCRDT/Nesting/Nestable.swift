@@ -56,19 +56,19 @@ public struct NestingScope: Sendable {
   /// Everything the writer has seen, including the dots minted in this write so far.
   @usableFromInline private(set) var context: CausalContext
   /// The writing replica: the only replica whose dots a write mints.
-  @usableFromInline let replica: ReplicaID
+  @usableFromInline package let replica: ReplicaID
   /// The dots minted in this write, in order.
   @usableFromInline private(set) var minted: [Dot] = []
 
   @usableFromInline
-  init(context: CausalContext, replica: ReplicaID) {
+  package init(context: CausalContext, replica: ReplicaID) {
     self.context = context
     self.replica = replica
   }
 
   /// A dot of the writing replica that no state of the map has named.
   @usableFromInline
-  mutating func mint() -> Dot {
+  package mutating func mint() -> Dot {
     let dot = context.nextDot(for: replica)
     minted.append(dot)
     return dot

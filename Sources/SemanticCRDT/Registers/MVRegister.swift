@@ -21,7 +21,7 @@
 ///
 /// - SeeAlso: DeCandia et al., *Dynamo* (2007); Almeida, Shoker, Baquero (2018), "MVRegister".
 public struct MVRegister<Value: Equatable> {
-  @usableFromInline var kernel: DotKernel<SingleKey, Write>
+  @usableFromInline package var kernel: DotKernel<SingleKey, Write>
 
   /// One write: its value and timestamp.
   public struct Write: Equatable {
@@ -43,7 +43,7 @@ public struct MVRegister<Value: Equatable> {
   }
 
   @usableFromInline
-  init(kernel: DotKernel<SingleKey, Write>) {
+  package init(kernel: DotKernel<SingleKey, Write>) {
     self.kernel = kernel
   }
 
@@ -99,9 +99,9 @@ public struct MVRegister<Value: Equatable> {
 
 /// The one key of a register's dot store.
 @usableFromInline
-struct SingleKey: Hashable, Comparable, Sendable {
-  @inlinable init() {}
-  @usableFromInline static func < (lhs: SingleKey, rhs: SingleKey) -> Bool { false }
+package struct SingleKey: Hashable, Comparable, Sendable {
+  @inlinable package init() {}
+  @usableFromInline package static func < (lhs: SingleKey, rhs: SingleKey) -> Bool { false }
 }
 
 extension MVRegister: Equatable {}

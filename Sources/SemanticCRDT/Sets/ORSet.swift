@@ -27,14 +27,14 @@
 /// - SeeAlso: Bieniusa et al., *An Optimized Conflict-free Replicated Set* (2012); Almeida,
 ///   Shoker, Baquero, *Delta State Replicated Data Types* (2018), "add-wins OR-set".
 public struct ORSet<Element: Hashable> {
-  @usableFromInline var kernel: DotKernel<Element, Present>
+  @usableFromInline package var kernel: DotKernel<Element, Present>
 
   /// Creates an empty set.
   public init() {
     kernel = DotKernel()
   }
 
-  init(kernel: DotKernel<Element, Present>) {
+  package init(kernel: DotKernel<Element, Present>) {
     self.kernel = kernel
   }
 
@@ -86,8 +86,8 @@ public struct ORSet<Element: Hashable> {
 
 /// The value of a set entry: presence only.
 @usableFromInline
-struct Present: Hashable, Sendable {
-  @usableFromInline init() {}
+package struct Present: Hashable, Sendable {
+  @usableFromInline package init() {}
 }
 
 extension ORSet: Equatable {}

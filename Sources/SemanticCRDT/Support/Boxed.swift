@@ -7,11 +7,11 @@
 /// string. Boxed, a bucket holds a key, a dot and a reference, and a copy is one retain. The
 /// box is immutable: a new write makes a new box.
 @usableFromInline
-enum Boxed<Value> {
+package enum Boxed<Value> {
   indirect case value(Value)
 
   @inlinable
-  init(_ value: Value) {
+  package init(_ value: Value) {
     self = .value(value)
   }
 
@@ -26,13 +26,3 @@ enum Boxed<Value> {
 
 extension Boxed: Equatable where Value: Equatable {}
 extension Boxed: Sendable where Value: Sendable {}
-
-extension Boxed: JSONWritable where Value: JSONWritable {
-  /// Writes the value, as if it were not boxed.
-  @inlinable
-  func write(to writer: inout JSONWriter) {
-    switch self {
-    case .value(let value): value.write(to: &writer)
-    }
-  }
-}

@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SharedSupport
 
 // Reference models of ORMaps whose values are dot stores themselves. Keys and inner keys are
 // drawn from two names each, and a third of the operations remove something, so that keys

@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SharedSupport
 
 /// `LWWRegister<Int>` against its specification: the event with the greatest timestamp decides.
 public enum LWWRegisterModel: CRDTModel {

@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SharedSupport
 
 private let keyPool = ["a", "b", "c", "d"]
 

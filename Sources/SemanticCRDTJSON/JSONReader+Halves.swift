@@ -1,11 +1,12 @@
-import Dispatch
+internal import SharedSupport
 
 extension JSONReader {
-  /// Reads an array whose elements are independent of each other, on two cores when it is
-  /// long: a second thread finds the first element that starts in the second half of the
-  /// remaining input and reads from there to the end of the array, while this thread reads up
-  /// to that element. Each half gathers its elements into a part of its own; the parts come
-  /// back in document order (one part when the array was read whole).
+  /// Reads an array whose elements are independent of each other, on two cores when the caller
+  /// gave the reader ``Cores/two`` and the array is long: a second thread finds the first
+  /// element that starts in the second half of the remaining input and reads from there to the
+  /// end of the array, while this thread reads up to that element. Each half gathers its
+  /// elements into a part of its own; the parts come back in document order (one part when the
+  /// array was read whole).
   ///
   /// The second thread finds its starting element with a scan that checks only brackets and
   /// strings; it starts only where this thread, reading and validating every byte, stops.
@@ -14,13 +15,16 @@ extension JSONReader {
   ///
   /// - Parameters:
   ///   - minimumBytes: Input shorter than this after the array's start is read on one thread.
-  ///   - element: Reads one element into a part. It runs on two threads at once, so it must
-  ///     change nothing but its reader and its part.
+  ///   - element: Reads one element into a part. It may run on two threads at once, so it is
+  ///     `@Sendable`: it changes nothing but its reader and its part.
   /// - Complexity: O(*n*) in the bytes of the array, about half of it on each core.
-  @inlinable
+  ///
+  /// Not inlinable: it is called once per array, and keeping it here keeps the concurrency
+  /// helper internal to this module.
+  @usableFromInline
   mutating func readArrayInHalves<Part>(
-    minimumBytes: Int, empty: () -> Part,
-    _ element: (inout JSONReader, inout Part) throws(JSONError) -> Void
+    minimumBytes: Int, empty: @Sendable () -> Part,
+    _ element: @Sendable (inout JSONReader, inout Part) throws(JSONError) -> Void
   ) throws(JSONError) -> [Part] {
     try enter(UInt8(ascii: "["), "an array")
     var first = empty()
@@ -30,16 +34,16 @@ extension JSONReader {
       return [first]
     }
     let middle = position + (bytes.count - position) / 2
-    guard bytes.count - position >= minimumBytes else {
+    guard cores == .two, bytes.count - position >= minimumBytes else {
       _ = try readElements(into: &first, stoppingAt: nil, element)
       depth -= 1
       return [first]
     }
-    let start = self
+    let (shared, start, startDepth) = (BorrowedBytes(bytes), position, depth)
     let (stop, second) = try concurrently { () throws(JSONError) in
       try readElements(into: &first, stoppingAt: middle, element)
     } _: {
-      var reader = start
+      var reader = JSONReader(bytes: shared.buffer, at: start, depth: startDepth, cores: .one)
       var part = empty()
       return SecondHalf(
         start: Result { () throws(JSONError) in try reader.scanToElement(atOrAfter: middle) },
@@ -65,7 +69,7 @@ extension JSONReader {
   @inlinable
   mutating func readElements<Part>(
     into part: inout Part, stoppingAt boundary: Int?,
-    _ element: (inout JSONReader, inout Part) throws(JSONError) -> Void
+    _ element: @Sendable (inout JSONReader, inout Part) throws(JSONError) -> Void
   ) throws(JSONError) -> Int? {
     while true {
       try element(&self, &part)

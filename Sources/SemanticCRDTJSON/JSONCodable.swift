@@ -13,7 +13,7 @@ public protocol JSONWritable {
 ///
 /// The entries of a long map or set are read on two threads at once, each with its own
 /// reader: a conformance must change nothing but its reader (no shared caches or counters).
-public protocol JSONReadable {
+public protocol JSONReadable: ReadableOnAnyThread {
   /// Reads one JSON value, or throws a ``JSONError`` saying where and why it is not one of
   /// these.
   init(from reader: inout JSONReader) throws(JSONError)
@@ -92,3 +92,12 @@ extension JSONReadable where Self: RawRepresentable, RawValue == String {
     self = value
   }
 }
+
+#if compiler(>=6.2)
+  /// What a readable type's conformance must be: usable from any thread, since the entries of
+  /// a long map or set may be read on two threads at once. Toolchains before Swift 6.2 do not
+  /// check metatypes, so there it asks nothing.
+  public typealias ReadableOnAnyThread = SendableMetatype
+#else
+  public typealias ReadableOnAnyThread = Any
+#endif

@@ -6,41 +6,49 @@
 /// keys, integers that do not fit their field, nesting deeper than ``maximumDepth`` and bytes
 /// after the document.
 ///
-/// A reader borrows the bytes it reads; it exists only inside ``decode(_:from:)`` or
-/// ``read(_:_:)``, so it can never outlive them.
+/// A reader borrows the bytes it reads; it exists only inside ``decode(_:from:cores:)`` or
+/// ``read(_:cores:_:)``, and it cannot be copied, so it can never outlive them.
 ///
 /// Cost: O(n) in the input; strings without escapes are copied once into their `String`.
-public struct JSONReader {
+public struct JSONReader: ~Copyable {
   @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
   @usableFromInline var position: Int
   /// The byte offset of the next unread byte.
   public var offset: Int { position }
   @usableFromInline var depth = 0
+  /// Whether long arrays may be read on a second core: the caller's choice.
+  @usableFromInline let cores: Cores
 
   /// The deepest nesting of arrays and objects accepted. Deeper input is refused before it can
   /// exhaust the stack.
   public static let maximumDepth = 100
 
-  init(bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0) {
+  @usableFromInline
+  init(bytes: UnsafeBufferPointer<UInt8>, at offset: Int = 0, depth: Int = 0, cores: Cores) {
     self.bytes = bytes
     self.position = offset
+    self.depth = depth
+    self.cores = cores
   }
 
   /// Reads one document holding one `Value` and nothing after it.
+  ///
+  /// - Parameter cores: ``Cores/two`` lets the long arrays of maps and sets be read on two
+  ///   cores; give it only when a core is free for the length of the call.
   public static func decode<Value: JSONReadable>(
-    _ type: Value.Type = Value.self, from data: [UInt8]
+    _ type: Value.Type = Value.self, from data: [UInt8], cores: Cores = .one
   ) throws(JSONError) -> Value {
     try data.withUnsafeBufferPointer { buffer throws(JSONError) in
-      try read(buffer) { reader throws(JSONError) in try Value(from: &reader) }
+      try read(buffer, cores: cores) { reader throws(JSONError) in try Value(from: &reader) }
     }
   }
 
   /// Runs `body` on a reader of `bytes`, then requires that only whitespace follows.
   public static func read<Result>(
-    _ bytes: UnsafeBufferPointer<UInt8>,
+    _ bytes: UnsafeBufferPointer<UInt8>, cores: Cores = .one,
     _ body: (inout JSONReader) throws(JSONError) -> Result
   ) throws(JSONError) -> Result {
-    var reader = JSONReader(bytes: bytes)
+    var reader = JSONReader(bytes: bytes, cores: cores)
     let result = try body(&reader)
     try reader.finish()
     return result
@@ -49,12 +57,18 @@ public struct JSONReader {
   /// Runs `body` on a reader placed at `range.lowerBound` of `bytes`, and requires that the
   /// value it reads ends at `range.upperBound`. Offsets in errors count from the start of
   /// `bytes`, so they point into the whole file.
+  ///
+  /// - Precondition: `range` lies within `bytes`.
   public static func read<Result>(
-    _ bytes: UnsafeBufferPointer<UInt8>, valueAt range: Range<Int>,
+    _ bytes: UnsafeBufferPointer<UInt8>, valueAt range: Range<Int>, cores: Cores = .one,
     _ body: (inout JSONReader) throws(JSONError) -> Result
   ) throws(JSONError) -> Result {
-    var reader = JSONReader(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]))
-    reader.position = range.lowerBound
+    precondition(
+      range.lowerBound >= 0 && range.upperBound <= bytes.count,
+      "the range \(range) is not within the \(bytes.count) bytes read")
+    var reader = JSONReader(
+      bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), at: range.lowerBound,
+      cores: cores)
     let result = try body(&reader)
     try reader.finish()
     return result

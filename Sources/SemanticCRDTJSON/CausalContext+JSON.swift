@@ -1,0 +1,52 @@
+import SemanticCRDT
+
+extension CausalContext: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    for replica in replicas.keys.sorted() {
+      writer.key(replica.rawValue)
+      writer.beginArray()
+      for range in replicas[replica]!.ranges {
+        writer.beginArray()
+        writer.unsigned(range.lowerBound)
+        writer.unsigned(range.upperBound)
+        writer.endArray()
+      }
+      writer.endArray()
+    }
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var replicas: [ReplicaID: CounterSet] = [:]
+    try reader.readDynamicObject { reader, replica throws(JSONError) in
+      guard !replica.isEmpty else { throw reader.error(.invalidValue("a replica id is empty")) }
+      var ranges: [ClosedRange<UInt64>] = []
+      try reader.readArray { reader throws(JSONError) in
+        let start = reader.offset
+        let (first, last) = try reader.readTuple { reader throws(JSONError) in
+          let first = try UInt64(from: &reader)
+          try reader.nextElement()
+          return (first, try UInt64(from: &reader))
+        }
+        guard first >= 1, first <= last, last <= Dot.maximumCounter else {
+          throw JSONError(
+            .invalidValue(
+              "Interval [\(first), \(last)] of replica \(replica) is not [first, last] with "
+                + "1 ≤ first ≤ last ≤ \(Dot.maximumCounter)"), at: start)
+        }
+        ranges.append(first...last)
+      }
+      guard !ranges.isEmpty else {
+        throw reader.error(.invalidValue("replica \(replica) has no intervals"))
+      }
+      replicas[ReplicaID(replica)] = CounterSet(ranges)
+      guard replicas.count <= CausalContext.maximumReplicas else {
+        throw reader.error(
+          .invalidValue(
+            "a causal context names more than \(CausalContext.maximumReplicas) replicas"))
+      }
+    }
+    self.init(replicas: replicas)
+  }
+}

@@ -1,0 +1,32 @@
+import SemanticCRDT
+
+extension VersionVector: JSONCodable {
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    for replica in counters.keys.sorted() {
+      writer.key(replica.rawValue)
+      writer.unsigned(counters[replica]!)
+    }
+    writer.endObject()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    var counters: [ReplicaID: UInt64] = [:]
+    try reader.readDynamicObject { reader, replica throws(JSONError) in
+      let counter = try UInt64(from: &reader)
+      guard !replica.isEmpty, counter > 0, counter <= Dot.maximumCounter else {
+        throw reader.error(
+          .invalidValue(
+            "Version vector entries need a non-empty replica and a counter in 1…\(Dot.maximumCounter)"
+          ))
+      }
+      counters[ReplicaID(replica)] = counter
+      guard counters.count <= CausalContext.maximumReplicas else {
+        throw reader.error(
+          .invalidValue(
+            "a version vector names more than \(CausalContext.maximumReplicas) replicas"))
+      }
+    }
+    self.init(counters)
+  }
+}
