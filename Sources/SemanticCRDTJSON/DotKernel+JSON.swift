@@ -57,7 +57,12 @@ extension JSONReader {
   }
 }
 
-@usableFromInline let collectionFields = JSONFields("context", "entries")
+/// The keys of a map's or set's object.
+@usableFromInline enum CollectionField: String, CaseIterable, Sendable {
+  case context, entries
+
+  @usableFromInline static let fields = JSONFields<Self>()
+}
 
 extension JSONReader {
   /// The entries of a map or set are read on two cores when at least this much input remains
@@ -75,34 +80,43 @@ extension JSONReader {
     let start = offset
     var context = CausalContext()
     var parts: [[DotKernel<Key, Value>.DecodedEntry?]] = []
-    try readObject(collectionFields) { reader, field throws(JSONError) in
-      if field == 0 {
-        context = try CausalContext(from: &reader)
-        return
-      }
-      // Every live key holds a dot of the context, so its size bounds theirs; reserving it
-      // spares regrowing an array of large values (and faulting in its pages) several times.
-      // Bytes bound it too, for a context far larger than what is live: reserved pages that
-      // are never written cost no memory.
-      let capacity = Int(min(context.count, UInt64(reader.bytes.count - reader.position) / 8))
-      parts = try reader.readArrayInHalves(
-        minimumBytes: JSONReader.entriesReadInHalvesAbove,
-        empty: { () -> [DotKernel<Key, Value>.DecodedEntry?] in
-          var part: [DotKernel<Key, Value>.DecodedEntry?] = []
-          part.reserveCapacity(capacity)
-          return part
-        }
-      ) {
-        (reader: inout JSONReader, part: inout [DotKernel<Key, Value>.DecodedEntry?])
-          throws(JSONError) in
-        part.append(
-          try reader.readTuple { reader throws(JSONError) in
-            let key = try Key(from: &reader)
-            try reader.nextElement()
-            return (key, try dots(&reader))
-          })
+    try readObject(CollectionField.fields) { reader, field throws(JSONError) in
+      switch field {
+      case .context: context = try CausalContext(from: &reader)
+      case .entries: parts = try reader.readEntries(capacityBound: context.count, dots: dots)
       }
     }
     return try kernel(consume parts, context: context, startingAt: start)
+  }
+
+  /// Reads `[[key, dots], …]`, on two cores when the reader was given them and the array is
+  /// long.
+  @inlinable
+  mutating func readEntries<Key: JSONReadable, Value>(
+    capacityBound: UInt64,
+    dots: @Sendable (inout JSONReader) throws(JSONError) -> DotSiblings<Value>?
+  ) throws(JSONError) -> [[DotKernel<Key, Value>.DecodedEntry?]] {
+    // Every live key holds a dot of the context, so its size bounds theirs; reserving it
+    // spares regrowing an array of large values (and faulting in its pages) several times.
+    // Bytes bound it too, for a context far larger than what is live: reserved pages that
+    // are never written cost no memory.
+    let capacity = Int(min(capacityBound, UInt64(bytes.count - position) / 8))
+    return try readArrayInHalves(
+      minimumBytes: JSONReader.entriesReadInHalvesAbove,
+      empty: { () -> [DotKernel<Key, Value>.DecodedEntry?] in
+        var part: [DotKernel<Key, Value>.DecodedEntry?] = []
+        part.reserveCapacity(capacity)
+        return part
+      }
+    ) {
+      (reader: inout JSONReader, part: inout [DotKernel<Key, Value>.DecodedEntry?])
+        throws(JSONError) in
+      part.append(
+        try reader.readTuple { reader throws(JSONError) in
+          let key = try Key(from: &reader)
+          try reader.nextElement()
+          return (key, try dots(&reader))
+        })
+    }
   }
 }

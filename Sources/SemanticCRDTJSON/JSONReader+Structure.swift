@@ -1,24 +1,49 @@
-/// The keys a JSON object of one type may hold, all required, in the order it writes them.
+/// The keys a JSON object of one type may hold, all required, named by the cases of `Field`
+/// (a `String` enum, each case's raw value its key), in the order the type writes them.
+///
+/// A decoder switches over `Field`, so the compiler checks that it reads every key:
+///
+/// ```swift
+/// enum RegisterField: String, CaseIterable, Sendable { case timestamp, value }
+/// static let fields = JSONFields<RegisterField>()
+/// try reader.readObject(fields) { reader, field in
+///   switch field {
+///   case .timestamp: timestamp = try HybridTimestamp(from: &reader)
+///   case .value: value = try Value(from: &reader)
+///   }
+/// }
+/// ```
 ///
 /// Matching tries the key after the last one matched first, so a document written in this
-/// order matches each key with one comparison.
-public struct JSONFields: Sendable {
-  @usableFromInline let names: [StaticString]
+/// order matches each key with one comparison. Build one per type, once (a `static let`).
+public struct JSONFields<Field: RawRepresentable & CaseIterable & Sendable>: Sendable
+where Field.RawValue == String {
+  /// The fields, in order; index `i` is the key `names[i]`.
+  @usableFromInline let fields: [Field]
+  @usableFromInline let names: [String]
+  /// One bit per field that must be present.
+  @usableFromInline let required: UInt64
   /// The names' UTF-8 one after another; name `i` is `utf8[offsets[i]..<offsets[i + 1]]`.
   let utf8: [UInt8]
   let offsets: [Int]
 
-  public init(_ names: StaticString...) {
-    precondition(names.count <= 64, "JSONFields tracks at most 64 keys")
-    self.names = names
-    utf8 = names.flatMap { name in name.withUTF8Buffer { Array($0) } }
+  /// Fields whose keys may be absent are listed in `optional`; every other key is required.
+  public init(optional: Set<Field> = []) where Field: Hashable {
+    let fields = Array(Field.allCases)
+    precondition(fields.count <= 64, "JSONFields tracks at most 64 keys")
+    self.fields = fields
+    names = fields.map(\.rawValue)
+    required = fields.indices.reduce(0) { mask, index in
+      optional.contains(fields[index]) ? mask : mask | 1 << UInt64(index)
+    }
+    utf8 = names.flatMap { Array($0.utf8) }
     offsets = names.reduce(into: [0]) { offsets, name in
-      offsets.append(offsets.last! + name.utf8CodeUnitCount)
+      offsets.append(offsets.last! + name.utf8.count)
     }
   }
 
   /// The keys, in order.
-  public var keys: [String] { names.map { "\($0)" } }
+  public var keys: [String] { names }
 
   @usableFromInline
   func index(of key: UnsafeBufferPointer<UInt8>, after previous: Int) -> Int? {
@@ -103,13 +128,14 @@ extension JSONReader {
     try expect(UInt8(ascii: ","), "another element")
   }
 
-  /// Reads an object whose keys are exactly `fields`, in any order, each once. `field` is
-  /// called with the reader placed at the value and the index of the key in `fields`.
+  /// Reads an object whose keys are `fields` (each required one, and optional ones at most
+  /// once), in any order. `field` is
+  /// called with the reader placed at the value and the field whose key it is.
   /// A key outside `fields` goes to `unknown` if given, and is refused otherwise.
   @inlinable
-  public mutating func readObject(
-    _ fields: JSONFields,
-    _ field: (inout JSONReader, Int) throws(JSONError) -> Void,
+  public mutating func readObject<Field>(
+    _ fields: JSONFields<Field>,
+    _ field: (inout JSONReader, Field) throws(JSONError) -> Void,
     unknown: ((inout JSONReader, String) throws(JSONError) -> Void)? = nil
   ) throws(JSONError) {
     var seen: UInt64 = 0
@@ -131,16 +157,24 @@ extension JSONReader {
       }
       let bit: UInt64 = 1 << UInt64(index)
       if seen & bit != 0 {
-        throw JSONError(.duplicateKey("\(fields.names[index])"), at: keySpan.start - 1)
+        throw JSONError(.duplicateKey(fields.names[index]), at: keySpan.start - 1)
       }
       seen |= bit
       previous = index
-      try field(&reader, index)
+      try field(&reader, fields.fields[index])
     }
-    let all: UInt64 = fields.names.count == 64 ? .max : (1 << UInt64(fields.names.count)) - 1
-    if seen != all {
-      let missing = (0..<fields.names.count).first { seen & (1 << UInt64($0)) == 0 }!
-      throw JSONError(.missingKey("\(fields.names[missing])"), at: position - 1)
+    if seen & fields.required != fields.required {
+      let missing = (0..<fields.names.count).first {
+        fields.required & ~seen & (1 << UInt64($0)) != 0
+      }!
+      throw JSONError(.missingKey(fields.names[missing]), at: position - 1)
+    }
+  }
+
+  /// Reads `{}`, an object with no members; anything in it is refused as an unknown key.
+  public mutating func readEmptyObject() throws(JSONError) {
+    try readMembers { reader, keySpan throws(JSONError) in
+      throw JSONError(.unknownKey(reader.decodeString(keySpan)), at: keySpan.start - 1)
     }
   }
 

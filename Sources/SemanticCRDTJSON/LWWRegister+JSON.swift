@@ -1,6 +1,11 @@
 import SemanticCRDT
 
-@usableFromInline let registerFields = JSONFields("timestamp", "value")
+/// The keys of a register's object.
+@usableFromInline enum RegisterField: String, CaseIterable, Sendable {
+  case timestamp, value
+
+  @usableFromInline static let fields = JSONFields<Self>()
+}
 
 extension LWWRegister: JSONWritable where Value: JSONWritable {
   @inlinable
@@ -17,11 +22,10 @@ extension LWWRegister: JSONReadable where Value: JSONReadable {
   public init(from reader: inout JSONReader) throws(JSONError) {
     var timestamp: HybridTimestamp?
     var value: Value?
-    try reader.readObject(registerFields) { reader, field throws(JSONError) in
-      if field == 0 {
-        timestamp = try HybridTimestamp(from: &reader)
-      } else {
-        value = try Value(from: &reader)
+    try reader.readObject(RegisterField.fields) { reader, field throws(JSONError) in
+      switch field {
+      case .timestamp: timestamp = try HybridTimestamp(from: &reader)
+      case .value: value = try Value(from: &reader)
       }
     }
     self.init(value.take()!, at: timestamp.take()!)

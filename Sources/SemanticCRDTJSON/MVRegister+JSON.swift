@@ -1,6 +1,11 @@
 import SemanticCRDT
 
-@usableFromInline let multiValueFields = JSONFields("context", "writes")
+/// The keys of a multi-value register's object.
+@usableFromInline enum MultiValueField: String, CaseIterable, Sendable {
+  case context, writes
+
+  @usableFromInline static let fields = JSONFields<Self>()
+}
 
 extension MVRegister: JSONWritable where Value: JSONWritable {
   public func write(to writer: inout JSONWriter) {
@@ -28,16 +33,16 @@ extension MVRegister: JSONReadable where Value: JSONReadable {
     let start = reader.offset
     var context = CausalContext()
     var writes: DotSiblings<Write>?
-    try reader.readObject(multiValueFields) { reader, field throws(JSONError) in
-      if field == 0 {
-        context = try CausalContext(from: &reader)
-        return
-      }
-      writes = try reader.readSiblings { reader throws(JSONError) in
-        try reader.readTuple { reader throws(JSONError) in
-          let timestamp = try HybridTimestamp(from: &reader)
-          try reader.nextElement()
-          return Write(value: try Value(from: &reader), timestamp: timestamp)
+    try reader.readObject(MultiValueField.fields) { reader, field throws(JSONError) in
+      switch field {
+      case .context: context = try CausalContext(from: &reader)
+      case .writes:
+        writes = try reader.readSiblings { reader throws(JSONError) in
+          try reader.readTuple { reader throws(JSONError) in
+            let timestamp = try HybridTimestamp(from: &reader)
+            try reader.nextElement()
+            return Write(value: try Value(from: &reader), timestamp: timestamp)
+          }
         }
       }
     }

@@ -32,6 +32,12 @@ public struct HouseholdState: Equatable, Codable, Sendable {
   /// encodes as before and builds that predate moves still read it.
   package private(set) var categoryMoves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
 
+  /// The state's keys in both codecs, in the order they are written.
+  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+    case categories, categoryMoves, dissolved, householdID, ingredients, items, lists, meals
+    case members, normalizerVersion, owner, plans, recipes
+  }
+
   /// The stamp of the initial, empty registers: older than any real write, the same everywhere.
   package static let genesis = HybridTimestamp(wallMilliseconds: 0, replica: "genesis")
 

@@ -11,6 +11,11 @@ public struct Creation: Hashable, Codable, Sendable {
   /// The member who created it; also the record's owner.
   public let member: MemberID
 
+  /// The keys in both codecs, in the order they are written.
+  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+    case member, timestamp
+  }
+
   /// The replica (device) that created it.
   public var replica: ReplicaID { timestamp.replica }
 

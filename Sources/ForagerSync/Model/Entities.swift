@@ -27,12 +27,9 @@ public struct Category: HouseholdRecord {
   package var order: LWWRegister<Int>
   package var scope: LWWRegister<SharingScope>
 
-  init(key: CategoryKey, displayName: String, sortOrder: Int, creation: Creation) {
-    self.key = key
-    self.creation = creation
-    name = LWWRegister(displayName, at: creation.timestamp)
-    order = LWWRegister(sortOrder, at: creation.timestamp)
-    scope = LWWRegister(unchosen: .household)
+  /// The record's keys in both codecs, in the order they are written.
+  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+    case creation, key, name, order, scope
   }
 
   /// The name as a person wrote it; the last write wins.
@@ -64,14 +61,9 @@ public struct IngredientTemplate: HouseholdRecord {
   package var uses: GCounter
   package var scope: LWWRegister<SharingScope>
 
-  init(key: IngredientKey, displayName: String, category: CategoryKey?, creation: Creation) {
-    self.key = key
-    self.creation = creation
-    name = LWWRegister(displayName, at: creation.timestamp)
-    staple = LWWRegister(unchosen: false)
-    self.category = LWWRegister(category, chosenAt: creation.timestamp)
-    uses = GCounter()
-    scope = LWWRegister(unchosen: .household)
+  /// The record's keys in both codecs, in the order they are written.
+  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+    case category, creation, key, name, scope, staple, uses
   }
 
   public var displayName: String { name.value }
@@ -107,13 +99,9 @@ public struct Recipe: HouseholdRecord {
   package var uses: GCounter
   package var scope: LWWRegister<SharingScope>
 
-  init(id: RecipeID, title: String, ingredientLines: [String], creation: Creation) {
-    self.id = id
-    self.creation = creation
-    self.title = LWWRegister(title, at: creation.timestamp)
-    lines = LWWRegister(ingredientLines, at: creation.timestamp)
-    uses = GCounter()
-    scope = LWWRegister(unchosen: .household)
+  /// The record's keys in both codecs, in the order they are written.
+  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+    case creation, id, lines, scope, title, uses
   }
 
   public var displayName: String { title.value }
@@ -137,6 +125,12 @@ public struct Recipe: HouseholdRecord {
   }
 }
 
+/// The keys of a ``NamedContainer`` in both codecs, in the order they are written: outside the
+/// generic type, so one table of them serves every kind of container.
+enum NamedContainerField: String, CodingKey, CaseIterable, Sendable {
+  case creation, id, name, scope
+}
+
 /// A named container of other records, with no uniqueness: a weekly list holds
 /// grocery items, a meal plan holds planned meals. Deleting it hides its children.
 public struct NamedContainer<ID: UUIDIdentifier>: HouseholdRecord {
@@ -144,13 +138,7 @@ public struct NamedContainer<ID: UUIDIdentifier>: HouseholdRecord {
   public private(set) var creation: Creation
   package var name: LWWRegister<String>
   package var scope: LWWRegister<SharingScope>
-
-  init(id: ID, name: String, creation: Creation) {
-    self.id = id
-    self.creation = creation
-    self.name = LWWRegister(name, at: creation.timestamp)
-    scope = LWWRegister(unchosen: .household)
-  }
+  typealias CodingKeys = NamedContainerField
 
   public var displayName: String { name.value }
   public var sharingScope: SharingScope { scope.value }
@@ -183,19 +171,9 @@ public struct GroceryListItem: HouseholdRecord {
   package var checked: LWWRegister<Bool>
   package var scope: LWWRegister<SharingScope>
 
-  init(
-    id: GroceryItemID, listID: WeeklyListID, source: ItemSource, text: String,
-    template: IngredientKey, category: CategoryKey?, creation: Creation
-  ) {
-    self.id = id
-    self.listID = listID
-    self.source = source
-    self.creation = creation
-    self.template = LWWRegister(template, at: creation.timestamp)
-    self.category = LWWRegister(category, chosenAt: creation.timestamp)
-    self.text = LWWRegister(text, at: creation.timestamp)
-    checked = LWWRegister(unchosen: false)
-    scope = LWWRegister(unchosen: .household)
+  /// The record's keys in both codecs, in the order they are written.
+  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+    case category, checked, creation, id, listID, scope, source, template, text
   }
 
   /// The line as written, quantity included ("2 cups flour").
@@ -231,12 +209,9 @@ public struct PlannedMeal: HouseholdRecord {
   package var plan: LWWRegister<MealPlanID?>
   package var scope: LWWRegister<SharingScope>
 
-  init(slot: SlotKey, plan: MealPlanID?, creation: Creation) {
-    self.slot = slot
-    self.creation = creation
-    assignment = MVRegister()
-    self.plan = LWWRegister(plan, chosenAt: creation.timestamp)
-    scope = LWWRegister(unchosen: .household)
+  /// The record's keys in both codecs, in the order they are written.
+  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+    case assignment, creation, plan, scope, slot
   }
 
   /// The recipe in the slot: the winner of concurrent assignments; `nil` when empty.
@@ -266,11 +241,9 @@ public struct Member: HouseholdRecord {
   package var name: LWWRegister<String>
   package var roleRegister: LWWRegister<MemberRole>
 
-  init(id: MemberID, name: String, role: MemberRole, creation: Creation) {
-    self.id = id
-    self.creation = creation
-    self.name = LWWRegister(name, at: creation.timestamp)
-    roleRegister = LWWRegister(role, at: creation.timestamp)
+  /// The record's keys in both codecs, in the order they are written.
+  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+    case creation, id, name, roleRegister
   }
 
   public var displayName: String { name.value }
@@ -289,96 +262,79 @@ public struct Member: HouseholdRecord {
 // MARK: - Field-by-field initializers, for decoding
 
 extension Category {
-  init(
-    key: CategoryKey, creation: Creation, name: LWWRegister<String>, order: LWWRegister<Int>,
-    scope: LWWRegister<SharingScope>
-  ) {
+  init(key: CategoryKey, displayName: String, sortOrder: Int, creation: Creation) {
     self.key = key
     self.creation = creation
-    self.name = name
-    self.order = order
-    self.scope = scope
+    name = LWWRegister(displayName, at: creation.timestamp)
+    order = LWWRegister(sortOrder, at: creation.timestamp)
+    scope = LWWRegister(unchosen: .household)
   }
 }
 
 extension IngredientTemplate {
-  init(
-    key: IngredientKey, creation: Creation, name: LWWRegister<String>,
-    staple: LWWRegister<Bool>, category: LWWRegister<CategoryKey?>, uses: GCounter,
-    scope: LWWRegister<SharingScope>
-  ) {
+  init(key: IngredientKey, displayName: String, category: CategoryKey?, creation: Creation) {
     self.key = key
     self.creation = creation
-    self.name = name
-    self.staple = staple
-    self.category = category
-    self.uses = uses
-    self.scope = scope
+    name = LWWRegister(displayName, at: creation.timestamp)
+    staple = LWWRegister(unchosen: false)
+    self.category = LWWRegister(category, chosenAt: creation.timestamp)
+    uses = GCounter()
+    scope = LWWRegister(unchosen: .household)
   }
 }
 
 extension Recipe {
-  init(
-    id: RecipeID, creation: Creation, title: LWWRegister<String>, lines: LWWRegister<[String]>,
-    uses: GCounter, scope: LWWRegister<SharingScope>
-  ) {
+  init(id: RecipeID, title: String, ingredientLines: [String], creation: Creation) {
     self.id = id
     self.creation = creation
-    self.title = title
-    self.lines = lines
-    self.uses = uses
-    self.scope = scope
+    self.title = LWWRegister(title, at: creation.timestamp)
+    lines = LWWRegister(ingredientLines, at: creation.timestamp)
+    uses = GCounter()
+    scope = LWWRegister(unchosen: .household)
   }
 }
 
 extension NamedContainer {
-  init(id: ID, creation: Creation, name: LWWRegister<String>, scope: LWWRegister<SharingScope>) {
+  init(id: ID, name: String, creation: Creation) {
     self.id = id
     self.creation = creation
-    self.name = name
-    self.scope = scope
+    self.name = LWWRegister(name, at: creation.timestamp)
+    scope = LWWRegister(unchosen: .household)
   }
 }
 
 extension GroceryListItem {
   init(
-    id: GroceryItemID, listID: WeeklyListID, source: ItemSource, creation: Creation,
-    template: LWWRegister<IngredientKey>, category: LWWRegister<CategoryKey?>,
-    text: LWWRegister<String>, checked: LWWRegister<Bool>, scope: LWWRegister<SharingScope>
+    id: GroceryItemID, listID: WeeklyListID, source: ItemSource, text: String,
+    template: IngredientKey, category: CategoryKey?, creation: Creation
   ) {
     self.id = id
     self.listID = listID
     self.source = source
     self.creation = creation
-    self.template = template
-    self.category = category
-    self.text = text
-    self.checked = checked
-    self.scope = scope
+    self.template = LWWRegister(template, at: creation.timestamp)
+    self.category = LWWRegister(category, chosenAt: creation.timestamp)
+    self.text = LWWRegister(text, at: creation.timestamp)
+    checked = LWWRegister(unchosen: false)
+    scope = LWWRegister(unchosen: .household)
   }
 }
 
 extension PlannedMeal {
-  init(
-    slot: SlotKey, creation: Creation, assignment: MVRegister<RecipeID>,
-    plan: LWWRegister<MealPlanID?>, scope: LWWRegister<SharingScope>
-  ) {
+  init(slot: SlotKey, plan: MealPlanID?, creation: Creation) {
     self.slot = slot
     self.creation = creation
-    self.assignment = assignment
-    self.plan = plan
-    self.scope = scope
+    assignment = MVRegister()
+    self.plan = LWWRegister(plan, chosenAt: creation.timestamp)
+    scope = LWWRegister(unchosen: .household)
   }
 }
 
 extension Member {
-  init(
-    id: MemberID, creation: Creation, name: LWWRegister<String>,
-    roleRegister: LWWRegister<MemberRole>
-  ) {
+  init(id: MemberID, name: String, role: MemberRole, creation: Creation) {
     self.id = id
     self.creation = creation
-    self.name = name
-    self.roleRegister = roleRegister
+    self.name = LWWRegister(name, at: creation.timestamp)
+    roleRegister = LWWRegister(role, at: creation.timestamp)
   }
 }

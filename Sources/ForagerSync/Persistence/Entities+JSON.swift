@@ -4,8 +4,6 @@ import SemanticCRDTJSON
 // The fast codec's conformances for the records and the household state, keys in ascending
 // order as `JSONEncoder` with `.sortedKeys` writes the synthesized conformances.
 
-private let categoryFields = JSONFields("creation", "key", "name", "order", "scope")
-
 extension Category: JSONCodable {
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
@@ -23,13 +21,13 @@ extension Category: JSONCodable {
     var name: LWWRegister<String>?
     var order: LWWRegister<Int>?
     var scope: LWWRegister<SharingScope>?
-    try reader.readObject(categoryFields) { reader, field throws(JSONError) in
+    try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {
-      case 0: try reader.read(into: &creation)
-      case 1: try reader.read(into: &key)
-      case 2: try reader.read(into: &name)
-      case 3: try reader.read(into: &order)
-      default: try reader.read(into: &scope)
+      case .creation: try reader.read(into: &creation)
+      case .key: try reader.read(into: &key)
+      case .name: try reader.read(into: &name)
+      case .order: try reader.read(into: &order)
+      case .scope: try reader.read(into: &scope)
       }
     }
     self.init(
@@ -37,9 +35,6 @@ extension Category: JSONCodable {
       scope: scope.take()!)
   }
 }
-
-private let templateFields = JSONFields(
-  "category", "creation", "key", "name", "scope", "staple", "uses")
 
 extension IngredientTemplate: JSONCodable {
   public func write(to writer: inout JSONWriter) {
@@ -62,15 +57,15 @@ extension IngredientTemplate: JSONCodable {
     var scope: LWWRegister<SharingScope>?
     var staple: LWWRegister<Bool>?
     var uses: GCounter?
-    try reader.readObject(templateFields) { reader, field throws(JSONError) in
+    try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {
-      case 0: try reader.read(into: &category)
-      case 1: try reader.read(into: &creation)
-      case 2: try reader.read(into: &key)
-      case 3: try reader.read(into: &name)
-      case 4: try reader.read(into: &scope)
-      case 5: try reader.read(into: &staple)
-      default: try reader.read(into: &uses)
+      case .category: try reader.read(into: &category)
+      case .creation: try reader.read(into: &creation)
+      case .key: try reader.read(into: &key)
+      case .name: try reader.read(into: &name)
+      case .scope: try reader.read(into: &scope)
+      case .staple: try reader.read(into: &staple)
+      case .uses: try reader.read(into: &uses)
       }
     }
     self.init(
@@ -79,8 +74,6 @@ extension IngredientTemplate: JSONCodable {
       uses: uses.take()!, scope: scope.take()!)
   }
 }
-
-private let recipeFields = JSONFields("creation", "id", "lines", "scope", "title", "uses")
 
 extension Recipe: JSONCodable {
   public func write(to writer: inout JSONWriter) {
@@ -101,14 +94,14 @@ extension Recipe: JSONCodable {
     var scope: LWWRegister<SharingScope>?
     var title: LWWRegister<String>?
     var uses: GCounter?
-    try reader.readObject(recipeFields) { reader, field throws(JSONError) in
+    try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {
-      case 0: try reader.read(into: &creation)
-      case 1: try reader.read(into: &id)
-      case 2: try reader.read(into: &lines)
-      case 3: try reader.read(into: &scope)
-      case 4: try reader.read(into: &title)
-      default: try reader.read(into: &uses)
+      case .creation: try reader.read(into: &creation)
+      case .id: try reader.read(into: &id)
+      case .lines: try reader.read(into: &lines)
+      case .scope: try reader.read(into: &scope)
+      case .title: try reader.read(into: &title)
+      case .uses: try reader.read(into: &uses)
       }
     }
     self.init(
@@ -117,7 +110,7 @@ extension Recipe: JSONCodable {
   }
 }
 
-private let containerFields = JSONFields("creation", "id", "name", "scope")
+private let containerFields = JSONFields<NamedContainerField>()
 
 extension NamedContainer: JSONCodable {
   public func write(to writer: inout JSONWriter) {
@@ -136,18 +129,15 @@ extension NamedContainer: JSONCodable {
     var scope: LWWRegister<SharingScope>?
     try reader.readObject(containerFields) { reader, field throws(JSONError) in
       switch field {
-      case 0: try reader.read(into: &creation)
-      case 1: id = try ID(from: &reader)
-      case 2: try reader.read(into: &name)
-      default: try reader.read(into: &scope)
+      case .creation: try reader.read(into: &creation)
+      case .id: id = try ID(from: &reader)
+      case .name: try reader.read(into: &name)
+      case .scope: try reader.read(into: &scope)
       }
     }
     self.init(id: id.take()!, creation: creation.take()!, name: name.take()!, scope: scope.take()!)
   }
 }
-
-private let itemFields = JSONFields(
-  "category", "checked", "creation", "id", "listID", "scope", "source", "template", "text")
 
 extension GroceryListItem: JSONCodable {
   public func write(to writer: inout JSONWriter) {
@@ -174,17 +164,17 @@ extension GroceryListItem: JSONCodable {
     var source: ItemSource?
     var template: LWWRegister<IngredientKey>?
     var text: LWWRegister<String>?
-    try reader.readObject(itemFields) { reader, field throws(JSONError) in
+    try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {
-      case 0: try reader.read(into: &category)
-      case 1: try reader.read(into: &checked)
-      case 2: try reader.read(into: &creation)
-      case 3: try reader.read(into: &id)
-      case 4: try reader.read(into: &listID)
-      case 5: try reader.read(into: &scope)
-      case 6: try reader.read(into: &source)
-      case 7: try reader.read(into: &template)
-      default: try reader.read(into: &text)
+      case .category: try reader.read(into: &category)
+      case .checked: try reader.read(into: &checked)
+      case .creation: try reader.read(into: &creation)
+      case .id: try reader.read(into: &id)
+      case .listID: try reader.read(into: &listID)
+      case .scope: try reader.read(into: &scope)
+      case .source: try reader.read(into: &source)
+      case .template: try reader.read(into: &template)
+      case .text: try reader.read(into: &text)
       }
     }
     self.init(
@@ -194,8 +184,6 @@ extension GroceryListItem: JSONCodable {
     )
   }
 }
-
-private let mealFields = JSONFields("assignment", "creation", "plan", "scope", "slot")
 
 extension PlannedMeal: JSONCodable {
   public func write(to writer: inout JSONWriter) {
@@ -214,13 +202,13 @@ extension PlannedMeal: JSONCodable {
     var plan: LWWRegister<MealPlanID?>?
     var scope: LWWRegister<SharingScope>?
     var slot: SlotKey?
-    try reader.readObject(mealFields) { reader, field throws(JSONError) in
+    try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {
-      case 0: try reader.read(into: &assignment)
-      case 1: try reader.read(into: &creation)
-      case 2: try reader.read(into: &plan)
-      case 3: try reader.read(into: &scope)
-      default: try reader.read(into: &slot)
+      case .assignment: try reader.read(into: &assignment)
+      case .creation: try reader.read(into: &creation)
+      case .plan: try reader.read(into: &plan)
+      case .scope: try reader.read(into: &scope)
+      case .slot: try reader.read(into: &slot)
       }
     }
     self.init(
@@ -228,8 +216,6 @@ extension PlannedMeal: JSONCodable {
       plan: plan.take()!, scope: scope.take()!)
   }
 }
-
-private let memberFields = JSONFields("creation", "id", "name", "roleRegister")
 
 extension Member: JSONCodable {
   public func write(to writer: inout JSONWriter) {
@@ -246,22 +232,18 @@ extension Member: JSONCodable {
     var id: MemberID?
     var name: LWWRegister<String>?
     var role: LWWRegister<MemberRole>?
-    try reader.readObject(memberFields) { reader, field throws(JSONError) in
+    try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {
-      case 0: try reader.read(into: &creation)
-      case 1: try reader.read(into: &id)
-      case 2: try reader.read(into: &name)
-      default: try reader.read(into: &role)
+      case .creation: try reader.read(into: &creation)
+      case .id: try reader.read(into: &id)
+      case .name: try reader.read(into: &name)
+      case .roleRegister: try reader.read(into: &role)
       }
     }
     self.init(
       id: id.take()!, creation: creation.take()!, name: name.take()!, roleRegister: role.take()!)
   }
 }
-
-private let stateFields = JSONFields(
-  "categories", "dissolved", "householdID", "ingredients", "items", "lists", "meals", "members",
-  "normalizerVersion", "owner", "plans", "recipes")
 
 extension HouseholdState: JSONCodable {
   public func write(to writer: inout JSONWriter) {
@@ -297,27 +279,23 @@ extension HouseholdState: JSONCodable {
     var plans: ORMap<MealPlanID, MealPlan>?
     var meals: ORMap<SlotKey, PlannedMeal>?
     var moves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
-    try reader.readObject(stateFields) { reader, field throws(JSONError) in
+    try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {
-      case 0: try reader.read(into: &categories)
-      case 1: try reader.read(into: &dissolved)
-      case 2: try reader.read(into: &householdID)
-      case 3: try reader.read(into: &ingredients)
-      case 4: try reader.read(into: &items)
-      case 5: try reader.read(into: &lists)
-      case 6: try reader.read(into: &meals)
-      case 7: try reader.read(into: &members)
-      case 8: try reader.read(into: &normalizerVersion)
-      case 9: try reader.read(into: &owner)
-      case 10: try reader.read(into: &plans)
-      default: try reader.read(into: &recipes)
+      case .categories: try reader.read(into: &categories)
+      case .dissolved: try reader.read(into: &dissolved)
+      case .householdID: try reader.read(into: &householdID)
+      case .ingredients: try reader.read(into: &ingredients)
+      case .items: try reader.read(into: &items)
+      case .lists: try reader.read(into: &lists)
+      case .meals: try reader.read(into: &meals)
+      case .members: try reader.read(into: &members)
+      case .normalizerVersion: try reader.read(into: &normalizerVersion)
+      case .owner: try reader.read(into: &owner)
+      case .plans: try reader.read(into: &plans)
+      case .recipes: try reader.read(into: &recipes)
+      // The one optional member (see `write(to:)`).
+      case .categoryMoves: try reader.read(into: &moves)
       }
-    } unknown: { reader, name throws(JSONError) in
-      // The one optional member (see `write(to:)`); it may appear once.
-      guard name == "categoryMoves", moves == nil else {
-        throw reader.error(moves == nil ? .unknownKey(name) : .duplicateKey(name))
-      }
-      try reader.read(into: &moves)
     }
     self.init(householdID: householdID!, normalizerVersion: normalizerVersion!)
     self.owner = owner!
@@ -332,4 +310,14 @@ extension HouseholdState: JSONCodable {
     self.meals = meals!
     if let moves { self.moves = moves }
   }
+}
+
+extension Category { static let fields = JSONFields<CodingKeys>() }
+extension IngredientTemplate { static let fields = JSONFields<CodingKeys>() }
+extension Recipe { static let fields = JSONFields<CodingKeys>() }
+extension GroceryListItem { static let fields = JSONFields<CodingKeys>() }
+extension PlannedMeal { static let fields = JSONFields<CodingKeys>() }
+extension Member { static let fields = JSONFields<CodingKeys>() }
+extension HouseholdState {
+  static let fields = JSONFields<CodingKeys>(optional: [.categoryMoves])
 }

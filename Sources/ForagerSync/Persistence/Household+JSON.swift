@@ -113,8 +113,6 @@ extension NormalizerVersion: JSONCodable {
   }
 }
 
-private let creationFields = JSONFields("member", "timestamp")
-
 extension Creation: JSONCodable {
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
@@ -126,14 +124,22 @@ extension Creation: JSONCodable {
   public init(from reader: inout JSONReader) throws(JSONError) {
     var member: MemberID?
     var timestamp: HybridTimestamp?
-    try reader.readObject(creationFields) { reader, field throws(JSONError) in
-      if field == 0 { try reader.read(into: &member) } else { try reader.read(into: &timestamp) }
+    try reader.readObject(Self.fields) { reader, field throws(JSONError) in
+      switch field {
+      case .member: try reader.read(into: &member)
+      case .timestamp: try reader.read(into: &timestamp)
+      }
     }
     self.init(timestamp: timestamp.take()!, member: member.take()!)
   }
 }
 
-private let recipeSourceFields = JSONFields("_0")
+/// The one key of a recipe source's payload, as the synthesized enum coding names it.
+private enum RecipeSourceField: String, CaseIterable, Sendable {
+  case recipe = "_0"
+}
+
+private let recipeSourceFields = JSONFields<RecipeSourceField>()
 
 extension ItemSource: JSONCodable {
   /// The synthesized enum shape: `{"manual":{}}`, `{"staple":{}}`, `{"recipe":{"_0":id}}`.
@@ -166,7 +172,7 @@ extension ItemSource: JSONCodable {
       }
       switch name {
       case "manual", "staple":
-        try reader.readObject(JSONFields()) { _, _ throws(JSONError) in }
+        try reader.readEmptyObject()
         source = name == "manual" ? .manual : .staple
       case "recipe":
         var id: RecipeID?
@@ -182,3 +188,5 @@ extension ItemSource: JSONCodable {
     self = source
   }
 }
+
+extension Creation { static let fields = JSONFields<CodingKeys>() }

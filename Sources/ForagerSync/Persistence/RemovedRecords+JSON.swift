@@ -15,7 +15,12 @@ extension RemovedRecords: JSONWritable {
 }
 
 extension RemovedRecords: JSONReadable {
-  static let fields = JSONFields("at", "id", "records")
+  /// The keys of a kept removal's object.
+  enum Field: String, CaseIterable, Sendable {
+    case at, id, records
+  }
+
+  static let fields = JSONFields<Field>()
 
   /// Reads one kept removal, refusing a time past ``HybridTimestamp/maximumWallMilliseconds``,
   /// an id below 1, and records keyed by a newer normalizer than this build's.
@@ -26,9 +31,9 @@ extension RemovedRecords: JSONReadable {
     var records: HouseholdState?
     try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {
-      case 0: try reader.read(into: &at)
-      case 1: try reader.read(into: &id)
-      default: try reader.read(into: &records)
+      case .at: try reader.read(into: &at)
+      case .id: try reader.read(into: &id)
+      case .records: try reader.read(into: &records)
       }
     }
     guard let at, let id, let records else {

@@ -112,23 +112,26 @@ public enum ReplicaFileFormat {
   /// the benchmarks' mixed household. A household of larger records regrows the buffer once.
   static let estimatedBytesPerRecord = 768
 
-  /// The members of `content` this build always writes, in the order it writes them.
-  static let contentFields = JSONFields(
-    "clock", "household", "member", "normalizer", "replica", "state")
+  /// The members of `content` this build knows, in the order it writes them.
+  enum ContentField: String, CaseIterable, Sendable {
+    case clock, household, member, normalizer
+    /// Written only when there is something to hold: the kept removals. A file without
+    /// removals is the same as before they were kept.
+    case removed
+    case replica, state
+  }
 
-  /// The member of `content` this build writes only when it has something to hold: the kept
-  /// removals. A file without removals is the same as before they were kept.
-  static let removalsField = "removed"
+  static let contentFields = JSONFields<ContentField>(optional: [.removed])
 
   private static func writeContent(_ contents: ReplicaFileContents, to writer: inout JSONWriter) {
-    let optional = contents.removals.isEmpty ? [] : [removalsField]
-    let names = (contentFields.keys + optional + contents.carriedFields.keys).sorted {
+    let known = ContentField.allCases.filter { $0 != .removed || !contents.removals.isEmpty }
+    let names = (known.map(\.rawValue) + contents.carriedFields.keys).sorted {
       $0.utf8.lexicographicallyPrecedes($1.utf8)
     }
     writer.beginObject()
     for name in names {
-      switch name {
-      case "clock":
+      switch ContentField(rawValue: name) {
+      case .clock:
         writer.key("clock")
         if let clock = contents.clock {
           writer.beginArray()
@@ -138,17 +141,17 @@ public enum ReplicaFileFormat {
         } else {
           writer.null()
         }
-      case "household": writer.field("household", contents.state.householdID)
-      case "member": writer.field("member", contents.member)
-      case "normalizer": writer.field("normalizer", contents.state.normalizerVersion)
-      case "removed":
+      case .household: writer.field("household", contents.state.householdID)
+      case .member: writer.field("member", contents.member)
+      case .normalizer: writer.field("normalizer", contents.state.normalizerVersion)
+      case .removed:
         writer.key("removed")
         writer.beginArray()
         for removal in contents.removals { writer.value(removal) }
         writer.endArray()
-      case "replica": writer.field("replica", contents.replica)
-      case "state": writer.field("state", contents.state)
-      default:
+      case .replica: writer.field("replica", contents.replica)
+      case .state: writer.field("state", contents.state)
+      case nil:
         writer.key(name)
         writer.raw(contents.carriedFields[name]!)
       }
@@ -343,7 +346,7 @@ private struct Sections {
       ReplicaFileFormat.contentFields,
       { reader, field throws(JSONError) in
         switch field {
-        case 0:
+        case .clock:
           clock =
             try reader.readNull()
             ? .some(nil)
@@ -352,21 +355,15 @@ private struct Sections {
               try reader.nextElement()
               return ClockReading(wallMilliseconds: wall, logical: try reader.read(UInt32.self))
             }
-        case 1: try reader.read(into: &household)
-        case 2: try reader.read(into: &member)
-        case 3: try reader.read(into: &normalizer)
-        case 4: try reader.read(into: &replica)
-        default: try reader.read(into: &state)
+        case .household: try reader.read(into: &household)
+        case .member: try reader.read(into: &member)
+        case .normalizer: try reader.read(into: &normalizer)
+        case .removed: removals = try [RemovedRecords].read(from: &reader)
+        case .replica: try reader.read(into: &replica)
+        case .state: try reader.read(into: &state)
         }
       },
-      unknown: { reader, name throws(JSONError) in
-        guard name == ReplicaFileFormat.removalsField else {
-          carried[name] = try reader.readRawValue()
-          return
-        }
-        guard removals == nil else { throw reader.error(.duplicateKey(name)) }
-        removals = try [RemovedRecords].read(from: &reader)
-      })
+      unknown: { reader, name throws(JSONError) in carried[name] = try reader.readRawValue() })
     return Content(
       contents: ReplicaFileContents(
         state: state!, member: member!, replica: replica!, clock: clock!, format: 2,
