@@ -66,7 +66,6 @@ extension JSONReader {
 
   /// Reads elements up to the array's closing bracket (consumed), or stops at the first
   /// element that starts at `boundary` or later and returns where it starts.
-  @inlinable
   mutating func readElements<Part>(
     into part: inout Part, stoppingAt boundary: Int?,
     _ element: @Sendable (inout JSONReader, inout Part) throws(JSONError) -> Void
@@ -87,7 +86,6 @@ extension JSONReader {
   }
 
   /// Where the next token starts, after any whitespace; not consumed.
-  @usableFromInline
   mutating func peekStart() throws(JSONError) -> Int {
     _ = try peek()
     return position
@@ -96,7 +94,6 @@ extension JSONReader {
   /// From inside an array, where the first element that starts at `boundary` or later begins,
   /// or `nil` when the array ends first. Steps over elements with ``locateValue()``, which
   /// checks brackets and strings only.
-  @usableFromInline
   mutating func scanToElement(atOrAfter boundary: Int) throws(JSONError) -> Int? {
     var nothing: Void = ()
     return try readElements(into: &nothing, stoppingAt: boundary) { reader, _ throws(JSONError) in
@@ -108,13 +105,11 @@ extension JSONReader {
 /// What the second thread of ``JSONReader/readArrayInHalves(minimumBytes:empty:_:)`` found:
 /// where its first element starts (`nil` when the array ended first), where it ended or why
 /// reading failed, and the elements it read.
-@usableFromInline
 struct SecondHalf<Part> {
-  @usableFromInline let start: Result<Int?, JSONError>
-  @usableFromInline let end: Result<Int, JSONError>
-  @usableFromInline let part: Part
+  let start: Result<Int?, JSONError>
+  let end: Result<Int, JSONError>
+  let part: Part
 
-  @inlinable
   init(
     start: Result<Int?, JSONError>, read: () throws(JSONError) -> Int, part: () -> Part
   ) {

@@ -18,9 +18,8 @@
 /// order matches each key with one comparison. Build one per type, once (a `static let`).
 public struct JSONFields<Field: RawRepresentable & CaseIterable & Sendable>: Sendable
 where Field.RawValue == String {
-  /// The fields, in order; index `i` is the key `names[i]`.
+  /// The fields, in order; each one's key is its raw value.
   @usableFromInline let fields: [Field]
-  @usableFromInline let names: [String]
   /// One bit per field that must be present.
   @usableFromInline let required: UInt64
   /// The names' UTF-8 one after another; name `i` is `utf8[offsets[i]..<offsets[i + 1]]`.
@@ -32,7 +31,7 @@ where Field.RawValue == String {
     let fields = Array(Field.allCases)
     precondition(fields.count <= 64, "JSONFields tracks at most 64 keys")
     self.fields = fields
-    names = fields.map(\.rawValue)
+    let names = fields.map(\.rawValue)
     required = fields.indices.reduce(0) { mask, index in
       optional.contains(fields[index]) ? mask : mask | 1 << UInt64(index)
     }
@@ -43,7 +42,7 @@ where Field.RawValue == String {
   }
 
   /// The keys, in order.
-  public var keys: [String] { names }
+  public var keys: [String] { fields.map(\.rawValue) }
 
   @usableFromInline
   func index(of key: UnsafeBufferPointer<UInt8>, after previous: Int) -> Int? {
@@ -157,17 +156,17 @@ extension JSONReader {
       }
       let bit: UInt64 = 1 << UInt64(index)
       if seen & bit != 0 {
-        throw JSONError(.duplicateKey(fields.names[index]), at: keySpan.start - 1)
+        throw JSONError(.duplicateKey(fields.fields[index].rawValue), at: keySpan.start - 1)
       }
       seen |= bit
       previous = index
       try field(&reader, fields.fields[index])
     }
     if seen & fields.required != fields.required {
-      let missing = (0..<fields.names.count).first {
+      let missing = fields.fields.indices.first {
         fields.required & ~seen & (1 << UInt64($0)) != 0
       }!
-      throw JSONError(.missingKey(fields.names[missing]), at: position - 1)
+      throw JSONError(.missingKey(fields.fields[missing].rawValue), at: position - 1)
     }
   }
 
