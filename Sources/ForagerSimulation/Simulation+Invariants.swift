@@ -248,17 +248,10 @@ extension Simulation {
         found.append(
           Violation(text: "household \(household + 1) holds the state of \(state.householdID)"))
       }
-      var creators: [(MemberID, String)] = []
-      creators += state.categories.values.map { ($0.owner, "category \($0.key.rawValue)") }
-      creators += state.ingredients.values.map { ($0.owner, "template \($0.key.rawValue)") }
-      creators += state.recipes.values.map { ($0.owner, "\(RecordRef.recipe($0.id))") }
-      creators += state.lists.values.map { ($0.owner, "\(RecordRef.list($0.id))") }
-      creators += state.items.values.map { ($0.owner, "\(RecordRef.item($0.id))") }
-      creators += state.plans.values.map { ($0.owner, "\(RecordRef.plan($0.id))") }
-      creators += state.meals.values.map { ($0.owner, "\(RecordRef.meal($0.slot))") }
-      creators += state.members.values.map { ($0.id, "\(RecordRef.member($0.id))") }
-      for (creator, record) in creators.sorted(by: { $0.1 < $1.1 }) where !members.contains(creator)
-      {
+      var creators = Creators(state: state)
+      HouseholdState.forEachMap(&creators)
+      for (creator, record) in creators.found.sorted(by: { $0.1 < $1.1 })
+      where !members.contains(creator) {
         found.append(
           Violation(
             text:
@@ -307,20 +300,36 @@ extension Simulation {
   }
 }
 
+/// Every record of a state with the member who created it, described for a person.
+private struct Creators: HouseholdMapVisitor {
+  let state: HouseholdState
+  var found: [(MemberID, String)] = []
+
+  mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+    state[keyPath: map.records].forEachValue(of: nil) { key, record in
+      found.append((record.owner, "\(map.singular) \(key)"))
+    }
+  }
+}
+
 extension HouseholdState {
   /// The names of the parts in which two states differ.
   func differingParts(from other: HouseholdState) -> [String] {
-    var parts: [String] = []
-    if owner != other.owner { parts.append("owner") }
-    if dissolved != other.dissolved { parts.append("dissolved") }
-    if members != other.members { parts.append("members") }
-    if categories != other.categories { parts.append("categories") }
-    if ingredients != other.ingredients { parts.append("ingredients") }
-    if recipes != other.recipes { parts.append("recipes") }
-    if lists != other.lists { parts.append("lists") }
-    if items != other.items { parts.append("items") }
-    if plans != other.plans { parts.append("plans") }
-    if meals != other.meals { parts.append("meals") }
-    return parts.isEmpty ? ["its encoding"] : parts
+    struct Differing: HouseholdMapVisitor {
+      let state: HouseholdState
+      let other: HouseholdState
+      var parts: [String] = []
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        if state[keyPath: map.records] != other[keyPath: map.records] {
+          parts.append(map.field.rawValue)
+        }
+      }
+    }
+    var differing = Differing(state: self, other: other)
+    if owner != other.owner { differing.parts.append("owner") }
+    if dissolved != other.dissolved { differing.parts.append("dissolved") }
+    Self.forEachMap(&differing)
+    if moves != other.moves { differing.parts.append("categoryMoves") }
+    return differing.parts.isEmpty ? ["its encoding"] : differing.parts
   }
 }

@@ -18,13 +18,7 @@ extension Simulation {
       summary.meals = state.meals.count
       summary.conflictedSlots = replica.conflictedSlots().count
       var incarnations = Set<ReplicaID>()
-      for part in [
-        state.members.context, state.categories.context, state.ingredients.context,
-        state.recipes.context, state.lists.context, state.items.context, state.plans.context,
-        state.meals.context,
-      ] {
-        incarnations.formUnion(part.versionVector.counters.keys)
-      }
+      for part in state.contexts { incarnations.formUnion(part.versionVector.counters.keys) }
       summary.incarnations = incarnations.count
       return summary
     }

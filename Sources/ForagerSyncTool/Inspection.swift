@@ -8,14 +8,18 @@ struct Inspection {
 
   var state: HouseholdState { file.contents.state }
 
-  /// Records per entity, in the model's order.
+  /// Records per kind, in the model's order.
   var counts: [(String, Int)] {
-    [
-      ("members", state.members.count), ("categories", state.categories.count),
-      ("templates", state.ingredients.count), ("recipes", state.recipes.count),
-      ("lists", state.lists.count), ("items", state.items.count), ("plans", state.plans.count),
-      ("planned meals", state.meals.count),
-    ]
+    struct Counts: HouseholdMapVisitor {
+      let state: HouseholdState
+      var counts: [(String, Int)] = []
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        counts.append((map.plural, state[keyPath: map.records].count))
+      }
+    }
+    var counts = Counts(state: state)
+    HouseholdState.forEachMap(&counts)
+    return counts.counts
   }
 
   /// Slots holding concurrent recipe choices, with how many.
@@ -104,20 +108,18 @@ struct Inspection {
 }
 
 extension HouseholdState {
-  /// The causal context of every map.
-  var contexts: [CausalContext] {
-    [
-      members.context, categories.context, ingredients.context, recipes.context, lists.context,
-      items.context, plans.context, meals.context,
-    ]
-  }
-
   /// The writes that are live values (one per record, more for concurrent writes).
   var liveWriteCount: Int {
-    func live<Key, Value>(_ map: ORMap<Key, Value>) -> Int {
-      map.keys.reduce(0) { $0 + map.writeCount(of: $1) }
+    struct Live: HouseholdMapVisitor {
+      let state: HouseholdState
+      var count = 0
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        let records = state[keyPath: map.records]
+        count += records.keys.reduce(0) { $0 + records.writeCount(of: $1) }
+      }
     }
-    return live(members) + live(categories) + live(ingredients) + live(recipes) + live(lists)
-      + live(items) + live(plans) + live(meals)
+    var live = Live(state: self)
+    Self.forEachMap(&live)
+    return live.count
   }
 }

@@ -33,16 +33,18 @@ struct ReplicaDiff {
     }
     self.first = first
     self.second = second
-    parts = [
-      Self.compare("members", a.members, b.members),
-      Self.compare("categories", a.categories, b.categories),
-      Self.compare("templates", a.ingredients, b.ingredients),
-      Self.compare("recipes", a.recipes, b.recipes),
-      Self.compare("lists", a.lists, b.lists),
-      Self.compare("items", a.items, b.items),
-      Self.compare("plans", a.plans, b.plans),
-      Self.compare("planned meals", a.meals, b.meals),
-    ]
+    struct Compare: HouseholdMapVisitor {
+      let a: HouseholdState
+      let b: HouseholdState
+      var parts: [Part] = []
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        parts.append(
+          ReplicaDiff.compare(map.plural, a[keyPath: map.records], b[keyPath: map.records]))
+      }
+    }
+    var compare = Compare(a: a, b: b)
+    HouseholdState.forEachMap(&compare)
+    parts = compare.parts
     deltaToSecond = a.delta(since: b.version).map { JSONWriter.encode($0).count } ?? 0
     deltaToFirst = b.delta(since: a.version).map { JSONWriter.encode($0).count } ?? 0
   }

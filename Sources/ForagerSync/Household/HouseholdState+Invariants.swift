@@ -4,18 +4,24 @@ extension HouseholdState {
   /// The lattice order, defined without merge: every map and register of `self` precedes
   /// the one of `other`.
   package func isLessThanOrEqual(to other: HouseholdState) -> Bool {
-    householdID == other.householdID && normalizerVersion <= other.normalizerVersion
-      && owner.isLessThanOrEqual(to: other.owner)
-      && dissolved.isLessThanOrEqual(to: other.dissolved)
-      && members.isLessThanOrEqual(to: other.members)
-      && categories.isLessThanOrEqual(to: other.categories)
-      && ingredients.isLessThanOrEqual(to: other.ingredients)
-      && recipes.isLessThanOrEqual(to: other.recipes)
-      && lists.isLessThanOrEqual(to: other.lists)
-      && items.isLessThanOrEqual(to: other.items)
-      && plans.isLessThanOrEqual(to: other.plans)
-      && meals.isLessThanOrEqual(to: other.meals)
-      && moves.isLessThanOrEqual(to: other.moves)
+    struct Precedes: HouseholdMapVisitor {
+      let state: HouseholdState
+      let other: HouseholdState
+      var holds = true
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        holds =
+          holds && state[keyPath: map.records].isLessThanOrEqual(to: other[keyPath: map.records])
+      }
+    }
+    guard
+      householdID == other.householdID && normalizerVersion <= other.normalizerVersion
+        && owner.isLessThanOrEqual(to: other.owner)
+        && dissolved.isLessThanOrEqual(to: other.dissolved)
+        && moves.isLessThanOrEqual(to: other.moves)
+    else { return false }
+    var precedes = Precedes(state: self, other: other)
+    Self.forEachMap(&precedes)
+    return precedes.holds
   }
 
   /// Broken invariants; empty when the state is sound. Above all: **no semantic key has two
@@ -24,10 +30,16 @@ extension HouseholdState {
   /// dangles**: an item's template, a template's or item's category (through renames), a
   /// planned meal's recipes.
   package func invariantViolations() -> [String] {
-    members.invariantViolations() + categories.invariantViolations()
-      + ingredients.invariantViolations() + recipes.invariantViolations()
-      + lists.invariantViolations() + items.invariantViolations() + plans.invariantViolations()
-      + meals.invariantViolations() + moves.invariantViolations() + modelViolations()
+    struct Structure: HouseholdMapVisitor {
+      let state: HouseholdState
+      var problems: [String] = []
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        problems += state[keyPath: map.records].invariantViolations()
+      }
+    }
+    var structure = Structure(state: self)
+    Self.forEachMap(&structure)
+    return structure.problems + moves.invariantViolations() + modelViolations()
   }
 
   /// The model's own invariants (``invariantViolations()`` without the maps' structural
@@ -50,7 +62,7 @@ extension HouseholdState {
 
 /// The keys whose records a merge changed: what the model's invariants must be checked for
 /// after it (``HouseholdState/modelViolations(after:)``).
-struct HouseholdChanges {
+package struct HouseholdChanges {
   /// Keys present after the merge whose records it added or changed.
   var categories: [CategoryKey] = []
   var ingredients: [IngredientKey] = []
@@ -62,7 +74,7 @@ struct HouseholdChanges {
 
   /// Notes a key the merge changed, unless what the invariants read of its record (its key,
   /// name and references) is as it was before: `differ` compares that.
-  mutating func note<Key, Value>(
+  package mutating func note<Key, Value>(
     _ key: Key, _ change: ORMap<Key, Value>.Change,
     in keys: WritableKeyPath<HouseholdChanges, [Key]>, differ: (Value, Value) -> Bool
   ) {
@@ -72,7 +84,7 @@ struct HouseholdChanges {
   }
 
   /// Notes a record the merge removed, if it did.
-  mutating func noteRemoval<Key, Value>(_ change: ORMap<Key, Value>.Change) {
+  package mutating func noteRemoval<Key, Value>(_ change: ORMap<Key, Value>.Change) {
     if change.isAbsent && !change.wasAbsent { referencesMayDangle = true }
   }
 }

@@ -33,7 +33,7 @@ public struct HouseholdState: Equatable, Codable, Sendable {
   package private(set) var categoryMoves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
 
   /// The state's keys in both codecs, in the order they are written.
-  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+  package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
     case categories, categoryMoves, dissolved, householdID, ingredients, items, lists, meals
     case members, normalizerVersion, owner, plans, recipes
   }
@@ -65,8 +65,16 @@ public struct HouseholdState: Equatable, Codable, Sendable {
 
   /// The number of records of every kind.
   public var recordCount: Int {
-    members.count + categories.count + ingredients.count + recipes.count + lists.count
-      + items.count + plans.count + meals.count
+    struct Count: HouseholdMapVisitor {
+      let state: HouseholdState
+      var total = 0
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        total += state[keyPath: map.records].count
+      }
+    }
+    var count = Count(state: self)
+    Self.forEachMap(&count)
+    return count.total
   }
 }
 
@@ -77,88 +85,59 @@ extension HouseholdState: Mergeable {
   /// - Complexity: O(*n* + *m*) hash lookups over all records.
   public mutating func merge(_ other: HouseholdState) {
     guard other.householdID == householdID else { return }
+    struct Merge: HouseholdMapVisitor {
+      var state: HouseholdState
+      let other: HouseholdState
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        state[keyPath: map.records].merge(other[keyPath: map.records])
+      }
+    }
+    var merge = Merge(state: consume self, other: other)
+    Self.forEachMap(&merge)
+    self = merge.state
+    mergeRegisters(of: other)
+    if let theirs = other.categoryMoves { moves.merge(theirs) }
+  }
+
+  /// Merges what is not a map of records: the normalizer version, owner and dissolved.
+  private mutating func mergeRegisters(of other: HouseholdState) {
     normalizerVersion = max(normalizerVersion, other.normalizerVersion)
     owner.merge(other.owner)
     dissolved.merge(other.dissolved)
-    members.merge(other.members)
-    categories.merge(other.categories)
-    ingredients.merge(other.ingredients)
-    recipes.merge(other.recipes)
-    lists.merge(other.lists)
-    items.merge(other.items)
-    plans.merge(other.plans)
-    meals.merge(other.meals)
-    if let theirs = other.categoryMoves { moves.merge(theirs) }
   }
 
   /// Merges `other` like ``merge(_:)`` and adds to `report` what the merge added, merged and
   /// removed, and which slots it left newly conflicted, to `changes` the keys whose records
   /// the merge changed, and to `removed` the records it removed: gathered as the maps merge,
-  /// from the keys whose writes changed, so none costs a pass of its own.
+  /// from the keys whose writes changed, so none costs a pass of its own. What each kind
+  /// notes is its ``MappedRecord`` hooks'.
   mutating func merge(
     _ other: HouseholdState, reporting report: inout MergeReport,
     changes: inout HouseholdChanges, removed: inout RemovalCollector
   ) {
     guard other.householdID == householdID else { return }
-    normalizerVersion = max(normalizerVersion, other.normalizerVersion)
-    owner.merge(other.owner)
-    dissolved.merge(other.dissolved)
-    members.merge(other.members) { key, change in
-      report.count(change)
-      removed.keep(key, change, in: \.members)
-    }
-    categories.merge(other.categories) { key, change in
-      report.count(change)
-      changes.note(key, change, in: \.categories) {
-        $0.key != $1.key || $0.displayName != $1.displayName
-      }
-      if change.isAbsent, let before = change.before { removed.categories.append((key, before)) }
-    }
-    ingredients.merge(other.ingredients) { key, change in
-      report.count(change)
-      changes.note(key, change, in: \.ingredients) {
-        $0.key != $1.key || $0.categoryKey != $1.categoryKey
-      }
-      removed.keep(key, change, in: \.ingredients)
-    }
-    recipes.merge(other.recipes) { key, change in
-      report.count(change)
-      changes.noteRemoval(change)
-      removed.keep(key, change, in: \.recipes)
-    }
-    lists.merge(other.lists) { key, change in
-      report.count(change)
-      removed.keep(key, change, in: \.lists)
-    }
-    items.merge(other.items) { key, change in
-      report.count(change)
-      changes.note(key, change, in: \.items) {
-        $0.templateKey != $1.templateKey || $0.categoryKey != $1.categoryKey
-      }
-      removed.keep(key, change, in: \.items)
-    }
-    plans.merge(other.plans) { key, change in
-      report.count(change)
-      removed.keep(key, change, in: \.plans)
-    }
-    meals.merge(other.meals) { slot, change in
-      report.count(change)
-      changes.note(slot, change, in: \.meals) {
-        $0.slot != $1.slot || $0.assignment != $1.assignment
-      }
-      if change.after?.assignment.isConflicted == true
-        && change.before?.assignment.isConflicted != true
-      {
-        report.newConflicts.append(slot)
-      }
-      removed.keep(slot, change, in: \.meals) { meal in
-        meal.rewritten {
-          HybridTimestamp(
-            wallMilliseconds: $0.wallMilliseconds, logical: $0.logical,
-            replica: RemovedRecords.archiveReplica)
+    struct MergeReporting: HouseholdMapVisitor {
+      var state: HouseholdState
+      let other: HouseholdState
+      var report: MergeReport
+      var changes: HouseholdChanges
+      var removed: RemovalCollector
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        state[keyPath: map.records].merge(other[keyPath: map.records]) { key, change in
+          Record.report(key, change, in: &report)
+          Record.note(key, change, in: &changes)
+          if change.isAbsent, let before = change.before {
+            Record.keep(key, removed: before, from: map, in: &removed)
+          }
         }
       }
     }
+    var merge = MergeReporting(
+      state: consume self, other: other, report: consume report, changes: consume changes,
+      removed: consume removed)
+    Self.forEachMap(&merge)
+    (self, report, changes, removed) = (merge.state, merge.report, merge.changes, merge.removed)
+    mergeRegisters(of: other)
     if let theirs = other.categoryMoves {
       let before = moves
       moves.merge(theirs)
@@ -173,64 +152,81 @@ extension HouseholdState: Mergeable {
 public struct HouseholdVersion: Hashable, Codable, Sendable {
   public var owner: HybridTimestamp
   public var dissolved: HybridTimestamp
-  public var members: VersionVector
-  public var categories: VersionVector
-  public var ingredients: VersionVector
-  public var recipes: VersionVector
-  public var lists: VersionVector
-  public var items: VersionVector
-  public var plans: VersionVector
-  public var meals: VersionVector
+  public var members = VersionVector()
+  public var categories = VersionVector()
+  public var ingredients = VersionVector()
+  public var recipes = VersionVector()
+  public var lists = VersionVector()
+  public var items = VersionVector()
+  public var plans = VersionVector()
+  public var meals = VersionVector()
   public var categoryMoves: VersionVector
 }
 
 extension HouseholdVersion: Mergeable {
   public mutating func merge(_ other: HouseholdVersion) {
+    struct Merge: HouseholdMapVisitor {
+      var version: HouseholdVersion
+      let other: HouseholdVersion
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        version[keyPath: map.version].merge(other[keyPath: map.version])
+      }
+    }
+    var merge = Merge(version: consume self, other: other)
+    HouseholdState.forEachMap(&merge)
+    self = merge.version
     owner.merge(other.owner)
     dissolved.merge(other.dissolved)
-    members.merge(other.members)
-    categories.merge(other.categories)
-    ingredients.merge(other.ingredients)
-    recipes.merge(other.recipes)
-    lists.merge(other.lists)
-    items.merge(other.items)
-    plans.merge(other.plans)
-    meals.merge(other.meals)
     categoryMoves.merge(other.categoryMoves)
   }
 }
 
 extension HouseholdState: DeltaMergeable {
   public var version: HouseholdVersion {
-    HouseholdVersion(
-      owner: owner.version, dissolved: dissolved.version, members: members.version,
-      categories: categories.version, ingredients: ingredients.version, recipes: recipes.version,
-      lists: lists.version, items: items.version, plans: plans.version, meals: meals.version,
-      categoryMoves: moves.version)
+    struct Read: HouseholdMapVisitor {
+      let state: HouseholdState
+      var version: HouseholdVersion
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        version[keyPath: map.version] = state[keyPath: map.records].version
+      }
+    }
+    var read = Read(
+      state: self,
+      version: HouseholdVersion(
+        owner: owner.version, dissolved: dissolved.version, categoryMoves: moves.version))
+    Self.forEachMap(&read)
+    return read.version
   }
 
   /// What a peer whose state has seen `version` lacks: each map's delta, or `nil` when there
   /// is none. Its size grows with the changes, not with the household.
   public func delta(since version: HouseholdVersion) -> HouseholdState? {
-    var delta = HouseholdState(householdID: householdID)
-    delta.normalizerVersion = normalizerVersion
-    var changed = false
-    func take<Value>(_ part: Value?, into slot: inout Value) {
-      if let part {
-        slot = part
-        changed = true
+    struct Delta: HouseholdMapVisitor {
+      let state: HouseholdState
+      let since: HouseholdVersion
+      var delta: HouseholdState
+      var changed = false
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        if let part = state[keyPath: map.records].delta(since: since[keyPath: map.version]) {
+          delta[keyPath: map.records] = part
+          changed = true
+        }
       }
     }
-    take(owner.delta(since: version.owner), into: &delta.owner)
-    take(dissolved.delta(since: version.dissolved), into: &delta.dissolved)
-    take(members.delta(since: version.members), into: &delta.members)
-    take(categories.delta(since: version.categories), into: &delta.categories)
-    take(ingredients.delta(since: version.ingredients), into: &delta.ingredients)
-    take(recipes.delta(since: version.recipes), into: &delta.recipes)
-    take(lists.delta(since: version.lists), into: &delta.lists)
-    take(items.delta(since: version.items), into: &delta.items)
-    take(plans.delta(since: version.plans), into: &delta.plans)
-    take(meals.delta(since: version.meals), into: &delta.meals)
+    var empty = HouseholdState(householdID: householdID)
+    empty.normalizerVersion = normalizerVersion
+    var take = Delta(state: self, since: version, delta: empty)
+    Self.forEachMap(&take)
+    var delta = take.delta
+    var changed = take.changed
+    if let part = owner.delta(since: version.owner) {
+      delta.owner = part
+      changed = true
+    }
+    if let part = dissolved.delta(since: version.dissolved) {
+      delta.dissolved = part
+      changed = true
+    }
     if let part = moves.delta(since: version.categoryMoves) {
       delta.moves = part
       changed = true
@@ -244,11 +240,20 @@ extension HouseholdState: HybridTimestamped {
   ///
   /// - Complexity: O(*n*) over all records.
   public var greatestTimestamp: HybridTimestamp? {
-    [
-      owner.greatestTimestamp, dissolved.greatestTimestamp, members.greatestTimestamp,
-      categories.greatestTimestamp, ingredients.greatestTimestamp, recipes.greatestTimestamp,
-      lists.greatestTimestamp, items.greatestTimestamp, plans.greatestTimestamp,
-      meals.greatestTimestamp, categoryMoves?.greatestTimestamp,
-    ].compactMap { $0 }.max()
+    struct Greatest: HouseholdMapVisitor {
+      let state: HouseholdState
+      var greatest: HybridTimestamp?
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        if let stamp = state[keyPath: map.records].greatestTimestamp {
+          greatest = max(greatest ?? stamp, stamp)
+        }
+      }
+    }
+    var greatest = Greatest(
+      state: self,
+      greatest: [owner.timestamp, dissolved.timestamp, categoryMoves?.greatestTimestamp]
+        .compactMap { $0 }.max())
+    Self.forEachMap(&greatest)
+    return greatest.greatest
   }
 }

@@ -88,14 +88,23 @@ extension HouseholdState {
   ///
   /// - Complexity: O(*r*) per map for *r* replicas.
   package var replicaCount: Int {
-    var replicas = Set(members.context.replicaIDs)
-    for context in [
-      categories.context, ingredients.context, recipes.context, lists.context, items.context,
-      plans.context, meals.context, moves.context,
-    ] {
-      replicas.formUnion(context.replicaIDs)
-    }
+    var replicas = Set(moves.context.replicaIDs)
+    for context in contexts { replicas.formUnion(context.replicaIDs) }
     return replicas.count
+  }
+
+  /// The causal context of every map of records, in the model's order.
+  package var contexts: [CausalContext] {
+    struct Contexts: HouseholdMapVisitor {
+      let state: HouseholdState
+      var contexts: [CausalContext] = []
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        contexts.append(state[keyPath: map.records].context)
+      }
+    }
+    var gather = Contexts(state: self)
+    Self.forEachMap(&gather)
+    return gather.contexts
   }
 
   /// Whether this state claims a write of `replica` that `local` (that replica's own state)
@@ -103,12 +112,21 @@ extension HouseholdState {
   ///
   /// - Complexity: O(1) per map.
   func claimsMoreWrites(of replica: ReplicaID, than local: HouseholdState) -> Bool {
-    func claims<Key, Value>(_ map: KeyPath<HouseholdState, ORMap<Key, Value>>) -> Bool {
-      self[keyPath: map].context.maximum(of: replica)
-        > local[keyPath: map].context.maximum(of: replica)
+    struct Claims: HouseholdMapVisitor {
+      let state: HouseholdState
+      let local: HouseholdState
+      let replica: ReplicaID
+      var found = false
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        found =
+          found
+          || state[keyPath: map.records].context.maximum(of: replica)
+            > local[keyPath: map.records].context.maximum(of: replica)
+      }
     }
-    return claims(\.members) || claims(\.categories) || claims(\.ingredients)
-      || claims(\.recipes) || claims(\.lists) || claims(\.items) || claims(\.plans)
-      || claims(\.meals) || claims(\.moves)
+    var claims = Claims(state: self, local: local, replica: replica)
+    Self.forEachMap(&claims)
+    return claims.found
+      || moves.context.maximum(of: replica) > local.moves.context.maximum(of: replica)
   }
 }

@@ -60,23 +60,13 @@ extension RemovedRecords {
 }
 
 /// Gathers what a merge removes, while the maps merge.
-struct RemovalCollector {
-  var records: HouseholdState
+package struct RemovalCollector {
+  package var records: HouseholdState
   /// Categories removed, kept apart until the moves are merged: one that moved is not lost.
-  var categories: [(CategoryKey, Category)] = []
+  package var categories: [(CategoryKey, Category)] = []
 
   init(household: HouseholdID) {
     records = HouseholdState(householdID: household)
-  }
-
-  /// Keeps the record `change` removed from `map`, if it removed one, as `kept` makes it.
-  mutating func keep<Key, Value>(
-    _ key: Key, _ change: ORMap<Key, Value>.Change,
-    in map: WritableKeyPath<HouseholdState, ORMap<Key, Value>>,
-    as kept: (Value) -> Value = { $0 }
-  ) {
-    guard change.isAbsent, let before = change.before else { return }
-    records[keyPath: map].set(key, to: kept(before), by: RemovedRecords.archiveReplica)
   }
 
   /// The records removed, counting a list or plan with its items or meals as one: what the
@@ -132,33 +122,30 @@ extension HouseholdReplica {
     }
     let kept = removals[index].records.rekeyed(to: state.normalizerVersion)
     // Kept records come from the file like the state does: their stamps pass the skew bound.
-    var observed = try clockObserving(kept)
-    var restored = state
-    var count = 0
-    func bringBack<Key, Value>(
-      _ map: WritableKeyPath<HouseholdState, ORMap<Key, Value>>,
-      as written: (Value) -> Value = { $0 }
-    ) {
-      kept[keyPath: map].forEachValue(of: nil) { key, value in
-        guard !restored[keyPath: map].contains(key) else { return }
-        restored[keyPath: map].set(key, to: written(value), by: replicaID)
-        count += 1
+    let observed = try clockObserving(kept)
+    struct BringBack: HouseholdMapVisitor {
+      let kept: HouseholdState
+      let replica: ReplicaID
+      var restored: HouseholdState
+      var clock: HybridClock
+      var count = 0
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        kept[keyPath: map.records].forEachValue(of: nil) { key, record in
+          guard !restored[keyPath: map.records].contains(key) else { return }
+          restored[keyPath: map.records].set(
+            key, to: record.restored(ticking: &clock), by: replica)
+          count += 1
+        }
       }
     }
-    bringBack(\.members)
-    bringBack(\.categories)
-    bringBack(\.ingredients)
-    bringBack(\.recipes)
-    bringBack(\.lists)
-    bringBack(\.items)
-    bringBack(\.plans)
-    bringBack(\.meals) { $0.rewritten { _ in observed.tick() } }
-    let problems = problemsBrought(restored.modelViolations())
+    var bringBack = BringBack(kept: kept, replica: replicaID, restored: state, clock: observed)
+    HouseholdState.forEachMap(&bringBack)
+    let problems = problemsBrought(bringBack.restored.modelViolations())
     if !problems.isEmpty { throw .unsoundRestore(Array(problems.prefix(3))) }
-    state = restored
-    clock = observed
+    state = bringBack.restored
+    clock = bringBack.clock
     removals.remove(at: index)
-    return count
+    return bringBack.count
   }
 
   /// Stops keeping one removal (for a person who looked at it and let it go). Unknown ids are

@@ -246,25 +246,35 @@ extension Member: JSONCodable {
 }
 
 extension HouseholdState: JSONCodable {
+  /// Writes the fields in the order of their keys: the maps from ``forEachMap(_:)``, the rest
+  /// here.
   public func write(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.field("categories", categories)
+    struct Fields: HouseholdMapVisitor {
+      let state: HouseholdState
+      var fields: [(CodingKeys, (inout JSONWriter) -> Void)] = []
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        let records = state[keyPath: map.records]
+        fields.append((map.field, { records.write(to: &$0) }))
+      }
+    }
+    var fields = Fields(state: self)
+    fields.fields += [
+      (.dissolved, dissolved.write), (.householdID, householdID.write),
+      (.normalizerVersion, normalizerVersion.write), (.owner, owner.write),
+    ]
     // Only once a category has moved: a state without moves reads in builds before them.
-    if let categoryMoves { writer.field("categoryMoves", categoryMoves) }
-    writer.field("dissolved", dissolved)
-    writer.field("householdID", householdID)
-    writer.field("ingredients", ingredients)
-    writer.field("items", items)
-    writer.field("lists", lists)
-    writer.field("meals", meals)
-    writer.field("members", members)
-    writer.field("normalizerVersion", normalizerVersion)
-    writer.field("owner", owner)
-    writer.field("plans", plans)
-    writer.field("recipes", recipes)
+    if let categoryMoves { fields.fields.append((.categoryMoves, categoryMoves.write)) }
+    Self.forEachMap(&fields)
+    writer.beginObject()
+    for (key, write) in fields.fields.sorted(by: { $0.0.rawValue < $1.0.rawValue }) {
+      writer.key(key.rawValue)
+      write(&writer)
+    }
     writer.endObject()
   }
 
+  /// Reads the fields through a switch over their keys, which the compiler checks is
+  /// exhaustive: the reader cannot ride in a ``HouseholdMapVisitor`` (it is non-copyable).
   public init(from reader: inout JSONReader) throws(JSONError) {
     var householdID: HouseholdID?
     var normalizerVersion: NormalizerVersion?

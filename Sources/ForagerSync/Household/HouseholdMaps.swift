@@ -1,0 +1,217 @@
+import SemanticCRDT
+import SemanticCRDTJSON
+
+/// A record the household keeps in one of its maps, under the key it is unique by, with what a
+/// merge that reports does for its kind.
+///
+/// The hooks have defaults (see the extension below); a kind whose records the model's
+/// invariants read, or that a merge keeps differently when it removes them, states its own.
+package protocol MappedRecord: HouseholdRecord, JSONCodable {
+  /// The key the map holds the record under: semantic (``CategoryKey``, ``IngredientKey``,
+  /// ``SlotKey``) or an identifier.
+  associatedtype Key: Hashable, Comparable, Sendable, CustomStringConvertible, JSONCodable
+
+  /// Counts what a merge did to one key in `report`.
+  static func report(_ key: Key, _ change: ORMap<Key, Self>.Change, in report: inout MergeReport)
+
+  /// Notes in `changes` a key whose record a merge changed, where the model's invariants read
+  /// records of this kind or refer to them.
+  static func note(
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges)
+
+  /// Keeps a record a merge removed from `map`, so that a person can bring it back.
+  static func keep(
+    _ key: Key, removed record: Self, from map: HouseholdMap<Self>,
+    in collector: inout RemovalCollector)
+
+  /// The record as a restore writes it anew on this replica, stamping with `clock` what must
+  /// carry a new stamp.
+  func restored(ticking clock: inout HybridClock) -> Self
+}
+
+extension MappedRecord {
+  package static func report(
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in report: inout MergeReport
+  ) {
+    report.count(change)
+  }
+
+  package static func note(
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+  ) {}
+
+  package static func keep(
+    _ key: Key, removed record: Self, from map: HouseholdMap<Self>,
+    in collector: inout RemovalCollector
+  ) {
+    collector.records[keyPath: map.records].set(
+      key, to: record, by: RemovedRecords.archiveReplica)
+  }
+
+  package func restored(ticking clock: inout HybridClock) -> Self { self }
+}
+
+/// One of the household's maps of records: what every operation over all of them needs to know
+/// of it. ``HouseholdState/forEachMap(_:)`` holds the one list of them.
+package struct HouseholdMap<Record: MappedRecord> {
+  /// The map's key in the encodings of the state and of its version.
+  package let field: HouseholdState.CodingKeys
+  /// What a person calls one record and several ("template", "templates").
+  package let singular: String
+  package let plural: String
+  /// Where the map is in a state.
+  package let records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>
+  /// Where its version is in a ``HouseholdVersion``.
+  package let version: WritableKeyPath<HouseholdVersion, VersionVector>
+
+  init(
+    _ field: HouseholdState.CodingKeys, _ singular: String, _ plural: String,
+    _ records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>,
+    _ version: WritableKeyPath<HouseholdVersion, VersionVector>
+  ) {
+    self.field = field
+    self.singular = singular
+    self.plural = plural
+    self.records = records
+    self.version = version
+  }
+}
+
+/// An operation over every map of the household, one map at a time: generic over the record
+/// kind, so each map's work is specialized for its types.
+///
+/// A visitor that changes a state holds it (moved in with `consume`, so that its maps stay
+/// uniquely referenced and change in place) and gives it back when done.
+package protocol HouseholdMapVisitor {
+  mutating func visit<Record: MappedRecord>(_ map: HouseholdMap<Record>)
+}
+
+extension HouseholdState {
+  /// Calls `visitor` with each of the household's maps, in the model's order: **the one list
+  /// of the maps**. Merge, delta, version, comparison, invariants, counts, the encoder,
+  /// inspection, diff and the simulator's checks are visitors of it, so a new record kind is
+  /// added here once (and to the stored properties, their coding keys, ``HouseholdVersion``
+  /// and the decoder's switch, which the compiler checks).
+  ///
+  /// The owner and dissolved registers and the category moves are not records and are not
+  /// listed: each operation handles them itself.
+  package static func forEachMap<Visitor: HouseholdMapVisitor>(_ visitor: inout Visitor) {
+    visitor.visit(HouseholdMap(.members, "member", "members", \.members, \.members))
+    visitor.visit(
+      HouseholdMap(.categories, "category", "categories", \.categories, \.categories))
+    visitor.visit(
+      HouseholdMap(.ingredients, "template", "templates", \.ingredients, \.ingredients))
+    visitor.visit(HouseholdMap(.recipes, "recipe", "recipes", \.recipes, \.recipes))
+    visitor.visit(HouseholdMap(.lists, "list", "lists", \.lists, \.lists))
+    visitor.visit(HouseholdMap(.items, "item", "items", \.items, \.items))
+    visitor.visit(HouseholdMap(.plans, "plan", "plans", \.plans, \.plans))
+    visitor.visit(HouseholdMap(.meals, "planned meal", "planned meals", \.meals, \.meals))
+  }
+}
+
+// MARK: - Each kind's key and hooks
+
+extension Member: MappedRecord {
+  package typealias Key = MemberID
+}
+
+extension Category: MappedRecord {
+  package typealias Key = CategoryKey
+
+  package static func note(
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+  ) {
+    changes.note(key, change, in: \.categories) {
+      $0.key != $1.key || $0.displayName != $1.displayName
+    }
+  }
+
+  /// Kept apart until the merge has merged the moves: a category that moved is not lost.
+  package static func keep(
+    _ key: Key, removed record: Self, from map: HouseholdMap<Self>,
+    in collector: inout RemovalCollector
+  ) {
+    collector.categories.append((key, record))
+  }
+}
+
+extension IngredientTemplate: MappedRecord {
+  package typealias Key = IngredientKey
+
+  package static func note(
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+  ) {
+    changes.note(key, change, in: \.ingredients) {
+      $0.key != $1.key || $0.categoryKey != $1.categoryKey
+    }
+  }
+}
+
+extension Recipe: MappedRecord {
+  package typealias Key = RecipeID
+
+  /// Planned meals refer to recipes: removing one may leave a reference dangling.
+  package static func note(
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+  ) {
+    changes.noteRemoval(change)
+  }
+}
+
+extension NamedContainer: MappedRecord {
+  package typealias Key = ID
+}
+
+extension GroceryListItem: MappedRecord {
+  package typealias Key = GroceryItemID
+
+  package static func note(
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+  ) {
+    changes.note(key, change, in: \.items) {
+      $0.templateKey != $1.templateKey || $0.categoryKey != $1.categoryKey
+    }
+  }
+}
+
+extension PlannedMeal: MappedRecord {
+  package typealias Key = SlotKey
+
+  /// Also notes a slot the merge left newly conflicted.
+  package static func report(
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in report: inout MergeReport
+  ) {
+    report.count(change)
+    if change.after?.assignment.isConflicted == true
+      && change.before?.assignment.isConflicted != true
+    {
+      report.newConflicts.append(key)
+    }
+  }
+
+  package static func note(
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+  ) {
+    changes.note(key, change, in: \.meals) {
+      $0.slot != $1.slot || $0.assignment != $1.assignment
+    }
+  }
+
+  /// Kept with the winning recipe only, on the archive's dots (see ``rewritten(at:)``).
+  package static func keep(
+    _ key: Key, removed record: Self, from map: HouseholdMap<Self>,
+    in collector: inout RemovalCollector
+  ) {
+    let kept = record.rewritten {
+      HybridTimestamp(
+        wallMilliseconds: $0.wallMilliseconds, logical: $0.logical,
+        replica: RemovedRecords.archiveReplica)
+    }
+    collector.records[keyPath: map.records].set(key, to: kept, by: RemovedRecords.archiveReplica)
+  }
+
+  /// Restored with the winning recipe stamped anew by this replica.
+  package func restored(ticking clock: inout HybridClock) -> PlannedMeal {
+    rewritten { _ in clock.tick() }
+  }
+}

@@ -1,0 +1,48 @@
+import ForagerTestSupport
+import Testing
+
+@testable import ForagerSync
+
+/// The one list of the household's maps (``HouseholdState/forEachMap(_:)``) names every map of
+/// records once, each with its own version: an operation written over it cannot skip a map or
+/// read another's. (That each is written under its own key, the codec tests check: the fast
+/// encoder's bytes equal `JSONEncoder`'s.)
+@Suite struct HouseholdMapsTests {
+  @Test func everyMapOfRecordsIsListedOnce() {
+    struct Fields: HouseholdMapVisitor {
+      var fields: [HouseholdState.CodingKeys] = []
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) { fields.append(map.field) }
+    }
+    var visitor = Fields()
+    HouseholdState.forEachMap(&visitor)
+    let notRecords: Set<HouseholdState.CodingKeys> = [
+      .householdID, .normalizerVersion, .owner, .dissolved, .categoryMoves,
+    ]
+    #expect(Set(visitor.fields) == Set(HouseholdState.CodingKeys.allCases).subtracting(notRecords))
+    #expect(visitor.fields.count == Set(visitor.fields).count)
+  }
+
+  /// Against the maps named one by one: the version and the count built over the list.
+  @Test func versionAndCountCoverEachMapByName() throws {
+    let state = try #require(
+      (1...50).lazy.map { RandomHousehold.state(seed: $0, operations: 200) }.first {
+        !$0.members.isEmpty && !$0.categories.isEmpty && !$0.ingredients.isEmpty
+          && !$0.recipes.isEmpty && !$0.lists.isEmpty && !$0.items.isEmpty && !$0.plans.isEmpty
+          && !$0.meals.isEmpty
+      }, "a random household with a record of every kind")
+    let version = state.version
+    #expect(version.members == state.members.version)
+    #expect(version.categories == state.categories.version)
+    #expect(version.ingredients == state.ingredients.version)
+    #expect(version.recipes == state.recipes.version)
+    #expect(version.lists == state.lists.version)
+    #expect(version.items == state.items.version)
+    #expect(version.plans == state.plans.version)
+    #expect(version.meals == state.meals.version)
+    #expect(
+      state.recordCount
+        == state.members.count + state.categories.count + state.ingredients.count
+        + state.recipes.count + state.lists.count + state.items.count + state.plans.count
+        + state.meals.count)
+  }
+}
