@@ -15,16 +15,20 @@ let package = Package(
   dependencies: [],
   targets: [
     .target(name: "SharedSupport"),
+    .target(name: "CommandTable"),
     .target(name: "SemanticCRDT"),
     .target(name: "SemanticCRDTJSON", dependencies: ["SemanticCRDT", "SharedSupport"]),
     .target(
       name: "ForagerSync", dependencies: ["SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
     .target(
       name: "ForagerSimulation",
-      dependencies: ["ForagerSync", "SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
+      dependencies: [
+        "ForagerSync", "SemanticCRDT", "SemanticCRDTJSON", "SharedSupport", "CommandTable",
+      ]),
     .executableTarget(name: "forager-sim", dependencies: ["ForagerSimulation"]),
     .target(
-      name: "ForagerSyncTool", dependencies: ["ForagerSync", "SemanticCRDT", "SemanticCRDTJSON"]),
+      name: "ForagerSyncTool",
+      dependencies: ["ForagerSync", "SemanticCRDT", "SemanticCRDTJSON", "CommandTable"]),
     .executableTarget(name: "forager-sync", dependencies: ["ForagerSyncTool"]),
     .target(
       name: "CRDTTestSupport",
@@ -72,6 +76,7 @@ let package = Package(
         "SharedSupport", "forager-sync", "FolderSyncWorker",
       ]
     ),
+    .testTarget(name: "CommandTableTests", dependencies: ["CommandTable"]),
     .testTarget(
       name: "CRDTTestSupportTests",
       dependencies: ["CRDTTestSupport", "SharedSupport"]

@@ -1,3 +1,5 @@
+internal import CommandTable
+
 /// The command line of `forager-sim`, parsed: what to run, or help to print.
 public struct SimulationCommand: Equatable, Sendable {
   /// The run.
@@ -13,43 +15,25 @@ public struct SimulationCommand: Equatable, Sendable {
     public var description: String { message }
   }
 
-  /// Parses arguments (without the program name). Flags take their value as the next
-  /// argument or after `=`; the scenario's defaults apply first, whatever the flags' order.
+  /// Parses arguments (without the program name) against ``table``. Options take their value
+  /// as the next argument or after `=`; the scenario's defaults apply first, whatever the
+  /// options' order.
   public init(arguments: [String]) throws(UsageError) {
-    var values: [String: String] = [:]
-    var baseline = false
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      switch argument {
-      case "--help", "-h":
+    let parsed: ParsedCommand
+    do {
+      switch try Self.table.parse(arguments) {
+      case .help:
+        configuration = SimulationConfiguration()
         showHelp = true
-        continue
-      case "--baseline":
-        baseline = true
-        continue
-      default:
-        break
+        return
+      case .run(let command):
+        parsed = command
       }
-      var name = argument
-      var value: String?
-      if let equals = argument.firstIndex(of: "=") {
-        name = String(argument[..<equals])
-        value = String(argument[argument.index(after: equals)...])
-      }
-      guard Self.valueFlags.contains(name) else {
-        throw UsageError(message: "unknown argument \(argument.debugDescription); see --help")
-      }
-      if value == nil {
-        guard index < arguments.count else { throw UsageError(message: "\(name) needs a value") }
-        value = arguments[index]
-        index += 1
-      }
-      values[name] = value
+    } catch {
+      throw UsageError(message: "\(error.message); see forager-sim --help")
     }
     var scenario = Scenario.household
-    if let name = values["--scenario"] {
+    if let name = parsed.value("--scenario") {
       guard let named = Scenario(rawValue: name) else {
         throw UsageError(
           message:
@@ -59,44 +43,93 @@ public struct SimulationCommand: Equatable, Sendable {
       scenario = named
     }
     configuration = SimulationConfiguration(scenario: scenario)
-    configuration.baseline = baseline
-    jsonPath = values["--json"]
-    if let text = values["--seed"] { configuration.seed = try Self.unsigned(text, "--seed") }
-    if let text = values["--households"] {
-      configuration.households = try Self.count(text, "--households")
+    configuration.baseline = parsed.flag("--baseline")
+    jsonPath = parsed.value("--json")
+    func read<Value>(
+      _ name: String, into field: WritableKeyPath<SimulationConfiguration, Value>,
+      _ convert: (String, String) throws(UsageError) -> Value
+    ) throws(UsageError) {
+      if let text = parsed.value(name) { configuration[keyPath: field] = try convert(text, name) }
     }
-    if let text = values["--devices"] { configuration.devices = try Self.count(text, "--devices") }
-    if let text = values["--steps"] { configuration.steps = try Self.count(text, "--steps") }
-    if let text = values["--stop-after"] {
-      configuration.stopAfter = try Self.count(text, "--stop-after")
-    }
-    if let text = values["--partitions"] {
-      configuration.partitions = try Self.count(text, "--partitions")
-    }
-    if let text = values["--drop"] { configuration.dropRate = try Self.rate(text, "--drop") }
-    if let text = values["--duplicate"] {
-      configuration.duplicateRate = try Self.rate(text, "--duplicate")
-    }
-    if let text = values["--reorder"] {
-      configuration.reorderRate = try Self.rate(text, "--reorder")
-    }
-    if let text = values["--crash-rate"] {
-      configuration.crashRate = try Self.rate(text, "--crash-rate")
-    }
-    if let text = values["--amnesia"] {
-      configuration.amnesiaRate = try Self.rate(text, "--amnesia")
-    }
-    if let text = values["--clock-skew"] {
-      configuration.clockSkewMilliseconds = try Self.duration(text, "--clock-skew")
-    }
-    if !showHelp, let problem = configuration.problem { throw UsageError(message: problem) }
+    try read("--seed", into: \.seed, Self.unsigned)
+    try read("--households", into: \.households, Self.count)
+    try read("--devices", into: \.devices, Self.count)
+    try read("--steps", into: \.steps, Self.count)
+    try read("--stop-after", into: \.stopAfter, Self.count)
+    try read("--partitions", into: \.partitions, Self.count)
+    try read("--drop", into: \.dropRate, Self.rate)
+    try read("--duplicate", into: \.duplicateRate, Self.rate)
+    try read("--reorder", into: \.reorderRate, Self.rate)
+    try read("--crash-rate", into: \.crashRate, Self.rate)
+    try read("--amnesia", into: \.amnesiaRate, Self.rate)
+    try read("--clock-skew", into: \.clockSkewMilliseconds, Self.duration)
+    if let problem = configuration.problem { throw UsageError(message: problem) }
   }
 
-  static let valueFlags: Set<String> = [
-    "--seed", "--households", "--devices", "--steps", "--stop-after", "--drop", "--duplicate",
-    "--reorder", "--partitions", "--crash-rate", "--amnesia", "--clock-skew", "--json",
-    "--scenario",
-  ]
+  /// The options, their help and defaults (the household scenario's).
+  static var table: CommandTable {
+    let defaults = SimulationConfiguration()
+    let scenarios = Scenario.allCases.map { scenario in
+      "  " + scenario.rawValue + String(repeating: " ", count: max(22 - scenario.rawValue.count, 1))
+        + scenario.summary
+    }
+    return CommandTable(
+      program: "forager-sim",
+      summary: """
+        simulates households of devices syncing through a faulty network, with
+        crashes, restores from old backups and skewed clocks; then heals the network and checks
+        that every replica agrees and nothing acknowledged was lost.
+        """,
+      commands: [
+        Command(
+          nil,
+          options: [
+            .value("--scenario", placeholder: "name", help: "what to run (household)"),
+            .value(
+              "--seed", placeholder: "n",
+              help: "drives every random choice (\(defaults.seed)); same seed, same output"),
+            .value("--households", placeholder: "n", help: "households (\(defaults.households))"),
+            .value(
+              "--devices", placeholder: "n",
+              help: "devices in all, at least 2 per household (\(defaults.devices))"),
+            .value(
+              "--steps", placeholder: "n",
+              help: "simulated seconds; one device acts each (\(defaults.steps))"),
+            .value(
+              "--drop", placeholder: "p",
+              help: "probability a message is lost (\(defaults.dropRate))"),
+            .value(
+              "--duplicate", placeholder: "p",
+              help: "probability a message arrives twice (\(defaults.duplicateRate))"),
+            .value(
+              "--reorder", placeholder: "p",
+              help: "probability a message is held back behind later ones (\(defaults.reorderRate))"
+            ),
+            .value(
+              "--partitions", placeholder: "n",
+              help: "airplane-mode partitions during the run (\(defaults.partitions))"),
+            .value(
+              "--crash-rate", placeholder: "p",
+              help: "probability per step that a device crashes (\(defaults.crashRate))"),
+            .value(
+              "--amnesia", placeholder: "p",
+              help: "share of restarts from an old backup (\(defaults.amnesiaRate))"),
+            .value(
+              "--clock-skew", placeholder: "d",
+              help:
+                "largest clock error, e.g. 90s, 5m, 2h (\(SimulationReport.duration(defaults.clockSkewMilliseconds)))"
+            ),
+            .flag("--baseline", help: "also run the old design (UUID records, last writer wins)"),
+            .value("--json", placeholder: "file", help: "also write the report as JSON"),
+            .value(
+              "--stop-after", placeholder: "n",
+              help: "stop after n of the steps (to replay a failing prefix)"),
+          ],
+          summary: "simulate, then check every invariant",
+          details: "scenarios:\n" + scenarios.joined(separator: "\n"))
+      ],
+      footer: "exit status: 0 when every invariant holds, 1 when one fails, 2 for bad arguments.")
+  }
 
   private static func unsigned(_ text: String, _ flag: String) throws(UsageError) -> UInt64 {
     guard let value = UInt64(text) else {
@@ -137,36 +170,5 @@ public struct SimulationCommand: Equatable, Sendable {
   }
 
   /// The text of `--help`.
-  public static var help: String {
-    let defaults = SimulationConfiguration()
-    return """
-      forager-sim: simulates households of devices syncing through a faulty network, with
-      crashes, restores from old backups and skewed clocks; then heals the network and checks
-      that every replica agrees and nothing acknowledged was lost.
-
-      usage: forager-sim [--scenario <name>] [options]
-
-      scenarios:
-      \(Scenario.allCases.map { "  \($0.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
-
-      options (defaults are the household scenario's):
-        --seed <n>            drives every random choice (\(defaults.seed)); same seed, same output
-        --households <n>      households (\(defaults.households))
-        --devices <n>         devices in all, at least 2 per household (\(defaults.devices))
-        --steps <n>           simulated seconds; one device acts each (\(defaults.steps))
-        --drop <p>            probability a message is lost (\(defaults.dropRate))
-        --duplicate <p>       probability a message arrives twice (\(defaults.duplicateRate))
-        --reorder <p>         probability a message is held back behind later ones (\(defaults.reorderRate))
-        --partitions <n>      airplane-mode partitions during the run (\(defaults.partitions))
-        --crash-rate <p>      probability per step that a device crashes (\(defaults.crashRate))
-        --amnesia <p>         share of restarts from an old backup (\(defaults.amnesiaRate))
-        --clock-skew <d>      largest clock error, e.g. 90s, 5m, 2h (\(SimulationReport.duration(defaults.clockSkewMilliseconds)))
-        --baseline            also run the old design (UUID records, last writer wins)
-        --json <file>         also write the report as JSON
-        --stop-after <n>      stop after n of the steps (to replay a failing prefix)
-        --help                this text
-
-      exit status: 0 when every invariant holds, 1 when one fails, 2 for bad arguments.
-      """
-  }
+  public static var help: String { table.help }
 }

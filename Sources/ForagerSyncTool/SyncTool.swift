@@ -1,3 +1,4 @@
+internal import CommandTable
 import Foundation
 
 /// `forager-sync`: inspect, verify, diff and merge replica files, and sync a household through
@@ -47,59 +48,79 @@ public enum SyncTool {
     return result
   }
 
-  static let commands: [(name: String, usage: String, summary: String)] = [
-    ("inspect", "inspect <file> [--json]", "what a replica file holds"),
-    (
-      "verify", "verify <file>...",
-      "check files: format, checksum, invariants (exit 1 if not sound)"
-    ),
-    ("diff", "diff <a> <b>", "what each of two replicas holds that the other lacks"),
-    ("merge", "merge <a> <b> [<more>...] -o <out>", "the join of replicas of one household"),
-    ("sync", "sync <folder> --replica <file> [--name <device>]", "sync through a shared folder"),
-    ("example", "example <folder>", "write two devices' files of one household to try the rest"),
-  ]
+  /// Every command, its arguments and options, and their help.
+  static let table = CommandTable(
+    program: "forager-sync",
+    summary: """
+      look into, check, compare and merge ForagerSync replica files, and sync a
+      household through any folder a file-sync service shares (iCloud Drive, Dropbox, Syncthing,
+      a network share).
+      """,
+    commands: [
+      Command(
+        "inspect", arguments: Arguments("<file>", expected: "a file", count: 1...1),
+        options: [.flag("--json", help: "print the figures as one JSON object")],
+        summary: "what a replica file holds"),
+      Command(
+        "verify", arguments: Arguments("<file>...", expected: "one file", count: 1...Int.max),
+        summary: "check files: format, checksum, invariants (exit 1 if not sound)"),
+      Command(
+        "diff", arguments: Arguments("<a> <b>", expected: "two files", count: 2...2),
+        summary: "what each of two replicas holds that the other lacks"),
+      Command(
+        "merge",
+        arguments: Arguments("<a> <b> [<more>...]", expected: "two files", count: 2...Int.max),
+        options: [
+          .value(
+            "-o", "--output", placeholder: "out", required: true,
+            help: "the file to write the merged replica to (replaced whole, atomically)")
+        ],
+        summary: "the join of replicas of one household"),
+      Command(
+        "sync", arguments: Arguments("<folder>", expected: "a folder", count: 1...1),
+        options: [
+          .value(
+            "--replica", placeholder: "file", required: true,
+            help: "this device's replica file: merged with the folder's, then written to it"),
+          .value(
+            "--name", placeholder: "device",
+            help: "this device's file name in the folder (default: the replica file's)"),
+        ],
+        summary: "sync through a shared folder",
+        details: """
+          Reads every peer's file in the folder, merges the sound ones into the replica, saves
+          it, and writes it to the folder under this device's name. A device writes only its
+          own file; damaged, partial, placeholder and newer-format files are skipped with a
+          warning.
+          """),
+      Command(
+        "example", arguments: Arguments("<folder>", expected: "a folder", count: 1...1),
+        summary: "write two devices' files of one household to try the rest"),
+    ],
+    footer: "exit status: 0 done, 1 refused or not sound (nothing written), 2 bad arguments.")
 
-  public static var help: String {
-    """
-    forager-sync: look into, check, compare and merge ForagerSync replica files, and sync a
-    household through any folder a file-sync service shares (iCloud Drive, Dropbox, Syncthing,
-    a network share).
-
-    usage: forager-sync <command> [arguments]   (forager-sync <command> --help for one)
-
-    commands:
-    \(commands.map { "  \($0.usage.padding(toLength: 50, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
-
-    exit status: 0 done, 1 refused or not sound (nothing written), 2 bad arguments.
-
-    """
-  }
+  public static var help: String { table.help }
 
   private static func dispatch(_ arguments: [String], into result: inout Result) throws(ToolError) {
-    guard let command = arguments.first else { throw .usage("no command given") }
-    if command == "--help" || command == "-h" || command == "help" {
-      result.output = help
-      return
+    let parsed: ParsedCommand
+    do {
+      switch try table.parse(arguments) {
+      case .help(let text):
+        result.output = text
+        return
+      case .run(let command):
+        parsed = command
+      }
+    } catch {
+      throw .usage(error.message)
     }
-    guard let entry = commands.first(where: { $0.name == command }) else {
-      throw .usage("unknown command \(command.debugDescription)")
-    }
-    var parsed = try Arguments(Array(arguments.dropFirst()))
-    if parsed.help {
-      result.output = "usage: forager-sync \(entry.usage)\n  \(entry.summary)\n"
-      return
-    }
-    switch command {
+    let files = parsed.positional.map { URL(fileURLWithPath: $0) }
+    switch parsed.name {
     case "inspect":
-      let json = parsed.flag("--json")
-      let url = try parsed.one("a file")
-      try parsed.finish()
-      let inspection = Inspection(file: try ReplicaFile.read(url))
-      result.output = json ? String(decoding: inspection.json, as: UTF8.self) : inspection.text
+      let inspection = Inspection(file: try ReplicaFile.read(files[0]))
+      result.output =
+        parsed.flag("--json") ? String(decoding: inspection.json, as: UTF8.self) : inspection.text
     case "verify":
-      let files = parsed.positional.map { URL(fileURLWithPath: $0) }
-      guard !files.isEmpty else { throw .usage("verify needs at least one file") }
-      try parsed.finish(positionalUsed: true)
       for file in files {
         let problems = Verification.problems(of: file)
         if problems.isEmpty {
@@ -110,104 +131,26 @@ public enum SyncTool {
         }
       }
     case "diff":
-      let first = try parsed.one("two files")
-      let second = try parsed.one("two files")
-      try parsed.finish()
-      result.output = try ReplicaDiff(ReplicaFile.read(first), ReplicaFile.read(second)).text
+      result.output = try ReplicaDiff(ReplicaFile.read(files[0]), ReplicaFile.read(files[1])).text
     case "merge":
-      guard let output = try parsed.value("-o", "--output") else {
-        throw .usage("merge needs -o <out>")
-      }
-      let inputs = parsed.positional.map { URL(fileURLWithPath: $0) }
-      guard inputs.count >= 2 else { throw .usage("merge needs at least two files") }
-      try parsed.finish(positionalUsed: true)
-      let merged = try Merging.merge(inputs, into: URL(fileURLWithPath: output))
+      let output = parsed.value("-o")!  // required: the table checked it is there
+      let merged = try Merging.merge(files, into: URL(fileURLWithPath: output))
       result.output =
-        "merged \(inputs.count) replicas of household \(merged.householdID) into \(output) (\(merged.state.recordCount) records)\n"
+        "merged \(files.count) replicas of household \(merged.householdID) into \(output) (\(merged.state.recordCount) records)\n"
     case "sync":
-      guard let replica = try parsed.value("--replica") else {
-        throw .usage("sync needs --replica <file>")
-      }
-      let name = try parsed.value("--name")
-      let folder = try parsed.one("a folder")
-      try parsed.finish()
       let outcome = try FolderSync.sync(
-        folder: folder, replicaFile: URL(fileURLWithPath: replica), name: name)
+        // `--replica` is required: the table checked it is there.
+        folder: files[0], replicaFile: URL(fileURLWithPath: parsed.value("--replica")!),
+        name: parsed.value("--name"))
       result.output =
         "merged \(outcome.merged.count) file\(outcome.merged.count == 1 ? "" : "s")"
         + (outcome.merged.isEmpty ? "" : " (\(outcome.merged.joined(separator: ", ")))")
         + "; wrote \(outcome.wrote)\n"
       result.errors += outcome.warnings.map { "forager-sync: warning: \($0)\n" }.joined()
     default:  // "example"
-      let folder = try parsed.one("a folder")
-      try parsed.finish()
-      let files = try Example.write(into: folder)
+      let written = try Example.write(into: files[0])
       result.output =
-        "wrote \(files.map(\.path).joined(separator: " and ")): one household, two devices that changed it offline\n"
+        "wrote \(written.map(\.path).joined(separator: " and ")): one household, two devices that changed it offline\n"
     }
-  }
-}
-
-/// A command's arguments: positionals, `--flag`s and `--option value`s.
-struct Arguments {
-  var positional: [String] = []
-  var options: [String: String] = [:]
-  var flags: Set<String> = []
-  var help = false
-  private var consumed = 0
-
-  static let valueOptions: Set<String> = ["-o", "--output", "--replica", "--name"]
-  static let flagOptions: Set<String> = ["--json"]
-
-  init(_ arguments: [String]) throws(ToolError) {
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      if argument == "--help" || argument == "-h" {
-        help = true
-      } else if Self.flagOptions.contains(argument) {
-        flags.insert(argument)
-      } else if Self.valueOptions.contains(argument) {
-        guard index < arguments.count else { throw .usage("\(argument) needs a value") }
-        options[argument] = arguments[index]
-        index += 1
-      } else if argument.hasPrefix("-") && argument.count > 1 {
-        throw .usage("unknown option \(argument.debugDescription)")
-      } else {
-        positional.append(argument)
-      }
-    }
-  }
-
-  mutating func flag(_ name: String) -> Bool { flags.remove(name) != nil }
-
-  mutating func value(_ names: String...) throws(ToolError) -> String? {
-    var found: String?
-    for name in names {
-      if let value = options.removeValue(forKey: name) {
-        guard found == nil else { throw .usage("\(names.joined(separator: " and ")) given twice") }
-        found = value
-      }
-    }
-    return found
-  }
-
-  /// The next positional argument, as a file URL.
-  mutating func one(_ what: String) throws(ToolError) -> URL {
-    guard consumed < positional.count else { throw .usage("expected \(what)") }
-    consumed += 1
-    return URL(fileURLWithPath: positional[consumed - 1])
-  }
-
-  /// Refuses arguments the command did not use.
-  func finish(positionalUsed: Bool = false) throws(ToolError) {
-    if !positionalUsed, consumed < positional.count {
-      throw .usage("unexpected argument \(positional[consumed].debugDescription)")
-    }
-    if let option = options.keys.sorted().first {
-      throw .usage("\(option) does not apply to this command")
-    }
-    if let flag = flags.sorted().first { throw .usage("\(flag) does not apply to this command") }
   }
 }

@@ -54,7 +54,7 @@ import Testing
     (["--scenario", "picnic"], "unknown scenario \"picnic\"; one of: offline-defaults"),
     (["--devices", "1"], "--devices must be at least 2 per household"),
     (["--seed"], "--seed needs a value"),
-    (["--colour"], "unknown argument \"--colour\"; see --help"),
+    (["--colour"], "unknown option \"--colour\"; see forager-sim --help"),
     (["--clock-skew", "soon"], "--clock-skew takes a duration such as"),
   ])
   func badArgumentsExitTwoWithAMessage(arguments: [String], message: String) throws {

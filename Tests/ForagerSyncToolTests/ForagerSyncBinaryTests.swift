@@ -205,6 +205,9 @@ import Testing
       let run = try Self.run([command, "--help"])
       #expect(run.status == 0)
       #expect(run.output.hasPrefix("usage: forager-sync \(command)"))
+      let asked = try Self.run(["help", command])
+      #expect(asked.status == 0 && asked.output == run.output, "help \(command)")
+      #expect(asked.output != top.output)
     }
   }
 }
