@@ -15,7 +15,7 @@ public struct SimulationCommand: Equatable, Sendable {
     public var description: String { message }
   }
 
-  /// Parses arguments (without the program name) against ``table``. Options take their value
+  /// Parses arguments (without the program name) against the table of its options. Options take their value
   /// as the next argument or after `=`; the scenario's defaults apply first, whatever the
   /// options' order.
   public init(arguments: [String]) throws(UsageError) {

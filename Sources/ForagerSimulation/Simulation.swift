@@ -76,7 +76,9 @@ public struct Simulation: Sendable {
 
   /// Runs the simulation to the end and checks the invariants.
   ///
-  /// - Parameter progress: Called now and then with the steps done and the steps in all.
+  /// - Parameters:
+  ///   - configuration: What to simulate.
+  ///   - progress: Called now and then with the steps done and the steps in all.
   /// - Returns: The report. When an invariant fails, the report's ``SimulationReport/failure``
   ///   holds a failing prefix of the run one step longer than a passing one (by bisection) and
   ///   its trace.

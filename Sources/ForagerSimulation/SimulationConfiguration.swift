@@ -26,7 +26,7 @@ public struct SimulationConfiguration: Hashable, Sendable {
   public var amnesiaRate: Double
   /// Each device's wall clock is off by up to this much, either way, and drifts by up to
   /// 100 ppm. Replicas refuse timestamps more than 24 hours ahead of their own clock
-  /// (``SemanticCRDT/HybridClock/defaultMaximumSkewMilliseconds``), so skews over 12 hours
+  /// (`HybridClock.defaultMaximumSkewMilliseconds`), so skews over 12 hours
   /// make some merges refused by design, and the run reports them.
   public var clockSkewMilliseconds: UInt64
   /// Also runs the same workload against a model of the app's first design (UUID identity,

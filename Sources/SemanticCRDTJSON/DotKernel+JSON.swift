@@ -1,5 +1,9 @@
 import SemanticCRDT
 
+// Inlining: these conformances are generic (or called per element); @inlinable lets the module
+// that encodes concrete maps and records specialize them, as the CRDTs' own code is (see
+// ORMap.swift). @usableFromInline marks the field tables inlined code reads.
+
 extension DotKernel where Key: Comparable & JSONWritable, Value: JSONWritable {
   /// Writes `[key, [[dot, value], …]]` per key, ascending by key, dots ascending.
   @inlinable

@@ -1,3 +1,9 @@
+// Inlining: the reader's and writer's per-byte and per-value methods are @inlinable so that
+// a codec in another module (a household record's) compiles them into its own loop, and the
+// generic ones specialize for its types, rather than paying a call per byte across the module
+// boundary. @usableFromInline marks the cursor state and slow paths they reach; they stay
+// internal.
+
 /// A type that writes itself with ``JSONWriter``.
 ///
 /// Conformances write keys in a fixed order and collection elements in a fixed order, so equal

@@ -1,5 +1,9 @@
 internal import SharedSupport
 
+// Inlining: `readArrayInHalves` is @usableFromInline, not @inlinable: the maps' inlinable
+// readers call it once per array, and keeping its body here keeps the concurrency helper
+// internal to this module.
+
 extension JSONReader {
   /// Reads an array whose elements are independent of each other, on two cores when the caller
   /// gave the reader ``Cores/two`` and the array is long: a second thread finds the first

@@ -1,3 +1,9 @@
+// Inlining: the reader's and writer's per-byte and per-value methods are @inlinable so that
+// a codec in another module (a household record's) compiles them into its own loop, and the
+// generic ones specialize for its types, rather than paying a call per byte across the module
+// boundary. @usableFromInline marks the cursor state and slow paths they reach; they stay
+// internal.
+
 /// The keys a JSON object of one type may hold, all required, named by the cases of `Field`
 /// (a `String` enum, each case's raw value its key), in the order the type writes them.
 ///

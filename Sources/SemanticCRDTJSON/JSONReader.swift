@@ -1,3 +1,9 @@
+// Inlining: the reader's and writer's per-byte and per-value methods are @inlinable so that
+// a codec in another module (a household record's) compiles them into its own loop, and the
+// generic ones specialize for its types, rather than paying a call per byte across the module
+// boundary. @usableFromInline marks the cursor state and slow paths they reach; they stay
+// internal.
+
 /// A JSON reader over raw bytes that types read themselves from, field by field.
 ///
 /// It accepts exactly RFC 8259 JSON: any whitespace between tokens, every escape, any key
@@ -33,8 +39,11 @@ public struct JSONReader: ~Copyable {
 
   /// Reads one document holding one `Value` and nothing after it.
   ///
-  /// - Parameter cores: ``Cores/two`` lets the long arrays of maps and sets be read on two
-  ///   cores; give it only when a core is free for the length of the call.
+  /// - Parameters:
+  ///   - type: The type of the document's value.
+  ///   - data: The document's bytes.
+  ///   - cores: ``Cores/two`` lets the long arrays of maps and sets be read on two cores; give
+  ///     it only when a core is free for the length of the call.
   public static func decode<Value: JSONReadable>(
     _ type: Value.Type = Value.self, from data: [UInt8], cores: Cores = .one
   ) throws(JSONError) -> Value {

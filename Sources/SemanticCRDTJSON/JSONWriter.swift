@@ -1,3 +1,9 @@
+// Inlining: the reader's and writer's per-byte and per-value methods are @inlinable so that
+// a codec in another module (a household record's) compiles them into its own loop, and the
+// generic ones specialize for its types, rather than paying a call per byte across the module
+// boundary. @usableFromInline marks the cursor state and slow paths they reach; they stay
+// internal.
+
 /// A streaming JSON writer that appends UTF-8 bytes to one growing buffer.
 ///
 /// It writes compact JSON (no whitespace) and leaves key order to the caller, so a type that

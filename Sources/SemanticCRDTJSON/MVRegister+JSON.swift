@@ -1,5 +1,9 @@
 import SemanticCRDT
 
+// Inlining: these conformances are generic (or called per element); @inlinable lets the module
+// that encodes concrete maps and records specialize them, as the CRDTs' own code is (see
+// ORMap.swift). @usableFromInline marks the field tables inlined code reads.
+
 /// The keys of a multi-value register's object.
 @usableFromInline enum MultiValueField: String, CaseIterable, Sendable {
   case context, writes

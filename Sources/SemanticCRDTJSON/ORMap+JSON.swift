@@ -1,5 +1,9 @@
 import SemanticCRDT
 
+// Inlining: these conformances are generic (or called per element); @inlinable lets the module
+// that encodes concrete maps and records specialize them, as the CRDTs' own code is (see
+// ORMap.swift). @usableFromInline marks the field tables inlined code reads.
+
 extension ORMap: JSONWritable where Key: JSONWritable & Comparable, Value: JSONWritable {
   @inlinable
   public func write(to writer: inout JSONWriter) {

@@ -45,7 +45,7 @@ public enum HouseholdError: Error, Hashable, Sendable {
   /// allow.
   case removesOwnerOrEveryMember
   /// Merging would give the household more replica ids than
-  /// ``HouseholdState/maximumReplicas``: a peer forged them.
+  /// `HouseholdState.maximumReplicas`: a peer forged them.
   case tooManyReplicas(Int, maximum: Int)
   /// No kept removal has this id (it was restored, forgotten, or expired).
   case unknownRemoval(RemovedRecords.ID)

@@ -12,8 +12,10 @@ public enum SlotAssignment: Hashable, Sendable {
 extension HouseholdReplica {
   /// Creates a meal plan. Plans have no uniqueness ("This Week", "Meal Prep Ideas").
   ///
-  /// - Parameter id: The plan's id; a fresh one by default (an import or a test names its
-  ///   own, as for weekly lists).
+  /// - Parameters:
+  ///   - name: The plan's name as a person wrote it.
+  ///   - id: The plan's id; a fresh one by default (an import or a test names its own, as for
+  ///     weekly lists).
   @discardableResult
   public mutating func createMealPlan(name: String, id: MealPlanID = MealPlanID())
     throws(HouseholdError) -> MealPlan

@@ -89,6 +89,7 @@ extension HouseholdReplica {
   ///   - text: The line as written, quantity included ("2 cups flour").
   ///   - list: The list; it must exist.
   ///   - source: A recipe, a manual entry or a staple.
+  ///   - id: The item's id; a fresh one by default (an import or a test names its own).
   @discardableResult
   public mutating func addItem(
     _ text: String, to list: WeeklyListID, source: ItemSource = .manual,

@@ -6,11 +6,11 @@ import SemanticCRDT
 ///
 /// ## Merge semantics
 ///
-/// Each map merges as ``ORMap``: records created under the same key on different devices
+/// Each map merges as an `ORMap`: records created under the same key on different devices
 /// become one record whose fields merge field by field (last writer wins per field, counters
 /// add up, slot assignments keep concurrent choices as conflicts). A merge is a join of two
 /// states **of one household**. States of different households are not in one lattice:
-/// ``HouseholdReplica/merge(_:)`` refuses them with ``HouseholdError/differentHousehold(local:remote:)``,
+/// ``HouseholdReplica/merge(_:policy:)`` refuses them with ``HouseholdError/differentHousehold(local:remote:)``,
 /// and this type's own `merge` leaves `self` unchanged when given one.
 public struct HouseholdState: Equatable, Codable, Sendable {
   /// The household every record belongs to.

@@ -246,7 +246,7 @@ extension Member: JSONCodable {
 }
 
 extension HouseholdState: JSONCodable {
-  /// Writes the fields in the order of their keys: the maps from ``forEachMap(_:)``, the rest
+  /// Writes the fields in the order of their keys: the maps from `forEachMap(_:)`, the rest
   /// here.
   public func write(to writer: inout JSONWriter) {
     struct Fields: HouseholdMapVisitor {
@@ -274,7 +274,7 @@ extension HouseholdState: JSONCodable {
   }
 
   /// Reads the fields through a switch over their keys, which the compiler checks is
-  /// exhaustive: the reader cannot ride in a ``HouseholdMapVisitor`` (it is non-copyable).
+  /// exhaustive: the reader cannot ride in a `HouseholdMapVisitor` (it is non-copyable).
   public init(from reader: inout JSONReader) throws(JSONError) {
     var householdID: HouseholdID?
     var normalizerVersion: NormalizerVersion?

@@ -22,7 +22,7 @@ extension RemovedRecords: JSONReadable {
 
   static let fields = JSONFields<Field>()
 
-  /// Reads one kept removal, refusing a time past ``HybridTimestamp/maximumWallMilliseconds``,
+  /// Reads one kept removal, refusing a time past `HybridTimestamp.maximumWallMilliseconds`,
   /// an id below 1, and records keyed by a newer normalizer than this build's.
   public init(from reader: inout JSONReader) throws(JSONError) {
     let start = reader.offset

@@ -164,8 +164,9 @@ public enum ReplicaFileFormat {
   /// Reads file bytes, verifying the checksum before trusting any of the content.
   ///
   /// - Parameters:
+  ///   - bytes: The file's bytes.
   ///   - file: Named in errors; nothing is read from it.
-  ///   - cores: ``Cores/two`` lets a large file's checksum and long maps be read on a second
+  ///   - cores: `Cores.two` lets a large file's checksum and long maps be read on a second
   ///     core; see ``ReplicaStore/loadingCores``.
   /// - Throws: ``StoreError`` saying what is wrong, with the byte offset where there is one.
   /// - Complexity: O(size of the file).

@@ -28,9 +28,9 @@ public struct ReplicaStore: Sendable {
   /// The default ``maximumFileSize``: 256 MiB. A household of 100,000 records is about 41 MB,
   /// so this is room for about 600,000; a file past it is damage or an attack.
   public static let defaultMaximumFileSize = 256 << 20
-  /// How many cores reading the file may use. With ``Cores/two`` (the default) a large file's
+  /// How many cores reading the file may use. With `Cores.two` (the default) a large file's
   /// checksum and the second half of its long maps are read on another thread: a file of
-  /// 100,000 records loads in about half the time. Give ``Cores/one`` where no core is free,
+  /// 100,000 records loads in about half the time. Give `Cores.one` where no core is free,
   /// such as a process that opens many stores at once. This is the one place a load decides.
   public var loadingCores: Cores
 
@@ -62,6 +62,7 @@ public struct ReplicaStore: Sendable {
   /// Opens the replica of this device for `household`, under a fresh replica id.
   ///
   /// - Parameters:
+  ///   - household: The household the file must hold (a file of another is refused).
   ///   - member: The device's member, used when there is no file yet; an existing file keeps
   ///     the member it records.
   ///   - wallClock: The clock for new timestamps. The replica's clock resumes after both the

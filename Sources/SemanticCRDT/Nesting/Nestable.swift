@@ -1,3 +1,9 @@
+// Inlining: the code marked @inlinable is generic over keys and values and runs per key or
+// per dot in merges, deltas and reads. Inlined, it is specialized for the caller's types in
+// the caller's module; not inlined, every comparison, hash and copy of a key or value goes
+// through witness tables. @usableFromInline marks the stored state and helpers that inlined
+// code reads; each stays `package` or internal, out of the public API.
+
 /// A CRDT that can be the value of an ``ORMap``: it lets the map give every dot it holds a name
 /// that the writing replica has never used anywhere in the map.
 ///

@@ -1,3 +1,9 @@
+// Inlining: the code marked @inlinable is generic over keys and values and runs per key or
+// per dot in merges, deltas and reads. Inlined, it is specialized for the caller's types in
+// the caller's module; not inlined, every comparison, hash and copy of a key or value goes
+// through witness tables. @usableFromInline marks the stored state and helpers that inlined
+// code reads; each stays `package` or internal, out of the public API.
+
 /// A value stored out of line, behind one reference: copying a `Boxed` retains one object,
 /// whatever the value holds.
 ///
