@@ -74,6 +74,9 @@ extension CommandTable {
       throw CommandLineError(
         "unexpected argument \(positional[count.upperBound].debugDescription)")
     }
-    return .run(ParsedCommand(name: command.name, positional: positional, values: values))
+    return .run(
+      ParsedCommand(
+        name: command.name, positional: positional, values: values,
+        optionNames: Set(command.options.map(\.name))))
   }
 }

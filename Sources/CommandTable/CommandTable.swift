@@ -128,10 +128,23 @@ public struct ParsedCommand: Sendable {
   public let positional: [String]
   /// Option values by the option's first name; flags map to the empty string.
   let values: [String: String]
+  /// The first names of the command's options: the names a program may ask for.
+  let optionNames: Set<String>
 
   /// Whether the flag was given.
-  public func flag(_ name: String) -> Bool { values[name] != nil }
+  ///
+  /// - Precondition: `name` is the first name of one of the command's options, so a program
+  ///   that asks for a name its table does not declare stops at once instead of never seeing
+  ///   the option.
+  public func flag(_ name: String) -> Bool { given(name) != nil }
 
   /// The option's value, if given.
-  public func value(_ name: String) -> String? { values[name] }
+  ///
+  /// - Precondition: as for ``flag(_:)``.
+  public func value(_ name: String) -> String? { given(name) }
+
+  private func given(_ name: String) -> String? {
+    precondition(optionNames.contains(name), "\(name) is not an option of this command's table")
+    return values[name]
+  }
 }

@@ -95,6 +95,15 @@ let table = CommandTable(
     #expect(send.hasPrefix("usage: tool send [--to <peer>]\n"))
   }
 
+  /// A program that asks for an option its table does not declare (a typo on one side) stops
+  /// at once: otherwise the option would be accepted and silently never read.
+  @Test func askingForAnUndeclaredOptionStops() async {
+    await #expect(processExitsWith: .failure) {
+      guard case .run(let show) = try table.parse(["show", "a"]) else { return }
+      _ = show.value("--jsno")
+    }
+  }
+
   @Test func aProgramWithoutCommandsTakesOptionsDirectly() throws {
     let single = CommandTable(
       program: "sim", summary: "simulates.",

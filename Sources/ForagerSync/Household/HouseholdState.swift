@@ -206,32 +206,25 @@ extension HouseholdState: DeltaMergeable {
       let since: HouseholdVersion
       var delta: HouseholdState
       var changed = false
+      /// Puts a part into the delta, if there is one.
+      mutating func take<Part>(_ part: Part?, into slot: WritableKeyPath<HouseholdState, Part>) {
+        guard let part else { return }
+        delta[keyPath: slot] = part
+        changed = true
+      }
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
-        if let part = state[keyPath: map.records].delta(since: since[keyPath: map.version]) {
-          delta[keyPath: map.records] = part
-          changed = true
-        }
+        take(
+          state[keyPath: map.records].delta(since: since[keyPath: map.version]), into: map.records)
       }
     }
     var empty = HouseholdState(householdID: householdID)
     empty.normalizerVersion = normalizerVersion
-    var take = Delta(state: self, since: version, delta: empty)
-    Self.forEachMap(&take)
-    var delta = take.delta
-    var changed = take.changed
-    if let part = owner.delta(since: version.owner) {
-      delta.owner = part
-      changed = true
-    }
-    if let part = dissolved.delta(since: version.dissolved) {
-      delta.dissolved = part
-      changed = true
-    }
-    if let part = moves.delta(since: version.categoryMoves) {
-      delta.moves = part
-      changed = true
-    }
-    return changed ? delta : nil
+    var delta = Delta(state: self, since: version, delta: empty)
+    Self.forEachMap(&delta)
+    delta.take(owner.delta(since: version.owner), into: \.owner)
+    delta.take(dissolved.delta(since: version.dissolved), into: \.dissolved)
+    delta.take(moves.delta(since: version.categoryMoves), into: \.moves)
+    return delta.changed ? delta.delta : nil
   }
 }
 

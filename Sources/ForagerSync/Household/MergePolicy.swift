@@ -112,21 +112,8 @@ extension HouseholdState {
   ///
   /// - Complexity: O(1) per map.
   func claimsMoreWrites(of replica: ReplicaID, than local: HouseholdState) -> Bool {
-    struct Claims: HouseholdMapVisitor {
-      let state: HouseholdState
-      let local: HouseholdState
-      let replica: ReplicaID
-      var found = false
-      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
-        found =
-          found
-          || state[keyPath: map.records].context.maximum(of: replica)
-            > local[keyPath: map.records].context.maximum(of: replica)
-      }
+    zip(contexts + [moves.context], local.contexts + [local.moves.context]).contains {
+      $0.maximum(of: replica) > $1.maximum(of: replica)
     }
-    var claims = Claims(state: self, local: local, replica: replica)
-    Self.forEachMap(&claims)
-    return claims.found
-      || moves.context.maximum(of: replica) > local.moves.context.maximum(of: replica)
   }
 }
