@@ -18,8 +18,12 @@ let package = Package(
     .target(name: "CommandTable"),
     .target(name: "SemanticCRDT"),
     .target(name: "SemanticCRDTJSON", dependencies: ["SemanticCRDT", "SharedSupport"]),
+    .target(name: "ForagerModel", dependencies: ["SemanticCRDT", "SemanticCRDTJSON"]),
     .target(
-      name: "ForagerSync", dependencies: ["SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
+      name: "ForagerPersistence",
+      dependencies: ["ForagerModel", "SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
+    .target(
+      name: "ForagerSync", dependencies: ["ForagerModel", "ForagerPersistence", "SemanticCRDT"]),
     .target(
       name: "ForagerSimulation",
       dependencies: [
@@ -53,9 +57,8 @@ let package = Package(
     .testTarget(
       name: "ForagerSyncTests",
       dependencies: [
-        "ForagerSync", "SemanticCRDT", "SemanticCRDTJSON", "CRDTTestSupport", "ForagerTestSupport",
-        "SharedSupport",
-        "StoreCrashWorker",
+        "ForagerSync", "ForagerModel", "ForagerPersistence", "SemanticCRDT", "SemanticCRDTJSON",
+        "CRDTTestSupport", "ForagerTestSupport", "SharedSupport", "StoreCrashWorker",
       ],
       resources: [.copy("Fixtures")]
     ),

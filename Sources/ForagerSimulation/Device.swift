@@ -57,7 +57,8 @@ struct Device: Sendable {
       let bytes = ReplicaFileFormat.encode(ReplicaFileContents(disk))
       contents = try ReplicaFileFormat.decode(bytes, file: file)
     }
-    replica = try ReplicaStore.open(
+    var store = ReplicaStore(fileURL: file)
+    replica = try store.open(
       contents, file: file, household: householdID, member: member, wallClock: wallClock,
       incarnation: incarnation)
     legacy = legacyDisk

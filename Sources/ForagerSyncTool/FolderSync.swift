@@ -47,12 +47,14 @@ enum FolderSync {
     }
     defer { withExtendedLifetime(lock) {} }
     let own = try ReplicaFile.read(replicaFile)
-    var replica = try own.open()
+    let (store, opened) = try own.open(savingTo: replicaFile)
+    var replica = opened
     let household = replica.householdID
     let ownName = (name ?? deviceName(of: replicaFile)) + ".forager.json"
+    let folderCopy = store.relocated(to: folder.appendingPathComponent(ownName))
     // Temporary files of this device's saves that were killed midway.
-    ReplicaStore(fileURL: replicaFile).removeLeftovers()
-    ReplicaStore(fileURL: folder.appendingPathComponent(ownName)).removeLeftovers()
+    store.removeLeftovers()
+    folderCopy.removeLeftovers()
     var outcome = Outcome()
     let entries =
       ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
@@ -88,8 +90,8 @@ enum FolderSync {
       }
     }
     do {
-      try ReplicaStore(fileURL: replicaFile).save(replica)
-      try ReplicaStore(fileURL: folder.appendingPathComponent(ownName)).save(replica)
+      try store.save(replica)
+      try folderCopy.save(replica)
     } catch {
       throw .refused(error.description)
     }

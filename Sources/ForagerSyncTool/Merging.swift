@@ -19,7 +19,8 @@ enum Merging {
         "\(file.url.path) belongs to household \(file.contents.state.householdID), not \(household) like \(files[0].url.path); nothing written"
       )
     }
-    var replica = try files[0].open()
+    let (store, opened) = try files[0].open(savingTo: output)
+    var replica = opened
     for file in files.dropFirst() {
       do {
         try replica.merge(file.contents.state)
@@ -28,7 +29,6 @@ enum Merging {
       }
     }
     do {
-      let store = ReplicaStore(fileURL: output)
       let lock = try store.lock()
       defer { withExtendedLifetime(lock) {} }
       store.removeLeftovers()

@@ -26,12 +26,16 @@ struct ReplicaFile {
     return ReplicaFile(url: url, contents: contents, size: size)
   }
 
-  /// The replica of this file, opened as the store opens it, under a fresh incarnation.
-  func open() throws(ToolError) -> HouseholdReplica {
+  /// The replica of this file, opened as the store opens it, under a fresh incarnation, and a
+  /// store that saves it to `destination` with the envelope fields of this file that this build
+  /// does not know written back.
+  func open(savingTo destination: URL) throws(ToolError) -> (ReplicaStore, HouseholdReplica) {
+    var store = ReplicaStore(fileURL: destination)
     do {
-      return try ReplicaStore.open(
+      let replica = try store.open(
         contents, file: url, household: contents.state.householdID, member: contents.member,
         wallClock: .system, incarnation: ReplicaStore.mintReplicaID())
+      return (store, replica)
     } catch {
       throw .refused(error.description)
     }

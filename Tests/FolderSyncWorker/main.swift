@@ -34,7 +34,8 @@ func say(_ line: String) {
 
 for _ in 0..<rounds {
   do {
-    var replica = try ReplicaStore(fileURL: file).open(
+    var store = ReplicaStore(fileURL: file)
+    var replica = try store.open(
       household: HouseholdID(uuid: household), member: MemberID(uuid: member))
     var edits: [String] = []
     for _ in 0..<random.int(in: 1...4) {
@@ -48,7 +49,7 @@ for _ in 0..<rounds {
         edits.append("use \(template.key.rawValue)")
       }
     }
-    try ReplicaStore(fileURL: file).save(replica)
+    try store.save(replica)
     edits.forEach(say)
   } catch {
     FileHandle.standardError.write(Data("edit failed: \(error)\n".utf8))

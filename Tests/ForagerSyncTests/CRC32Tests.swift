@@ -1,8 +1,9 @@
+import ForagerSync
 import SemanticCRDT
 import SharedSupport
 import Testing
 
-@testable import ForagerSync
+@testable import ForagerPersistence
 
 /// The table-driven checksum against the standard check value and a bit-at-a-time reference,
 /// on every length around the sixteen-byte blocks it works in.

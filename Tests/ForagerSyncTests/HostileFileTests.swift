@@ -62,17 +62,16 @@ struct HostileFileTests {
       wallClock: .fixed(now + century))
     try ReplicaStore(fileURL: file).save(ahead)
     let before = try Data(contentsOf: file)
+    var store = ReplicaStore(fileURL: file)
     #expect {
-      try ReplicaStore(fileURL: file).open(
-        household: household, member: ana, wallClock: .fixed(now))
+      try store.open(household: household, member: ana, wallClock: .fixed(now))
     } throws: { error in
       guard let error = error as? StoreError, case .clockSkew = error.problem else { return false }
       return "\(error)".contains("stamped too far ahead")
     }
     #expect(try Data(contentsOf: file) == before)
     // Within the bound it opens.
-    _ = try ReplicaStore(fileURL: file).open(
-      household: household, member: ana, wallClock: .fixed(now + century))
+    _ = try store.open(household: household, member: ana, wallClock: .fixed(now + century))
   }
 }
 

@@ -1,7 +1,7 @@
 import ForagerTestSupport
 import Testing
 
-@testable import ForagerSync
+@testable import ForagerModel
 
 /// The one list of the household's maps (``HouseholdState/forEachMap(_:)``) names every map of
 /// records once, each with its own version: an operation written over it cannot skip a map or

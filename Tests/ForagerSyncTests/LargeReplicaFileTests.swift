@@ -1,11 +1,12 @@
 import CRDTTestSupport
+import ForagerSync
 import ForagerTestSupport
 import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
 import Testing
 
-@testable import ForagerSync
+@testable import ForagerPersistence
 
 /// Files over a megabyte, read with a second core, have their content's checksum computed on
 /// it while the content is read, over the range the content takes when it is the file's last member. These

@@ -94,7 +94,7 @@ struct RemovedRecordsTests {
     try tablet.merge(phone.state)
     #expect(tablet.recentlyRemoved.first?.plannedMeals.map(\.slot) == [slot])
     let folder = TemporaryFolder()
-    let store = ReplicaStore(fileURL: folder.file("tablet.forager.json"))
+    var store = ReplicaStore(fileURL: folder.file("tablet.forager.json"))
     try store.save(tablet)
     var reopened = try store.open(household: home, member: ana, wallClock: .fixed(Self.start + 2))
     #expect(reopened.recentlyRemoved == tablet.recentlyRemoved)
@@ -146,7 +146,7 @@ struct RemovedRecordsTests {
     try phone.deleteWeeklyList(list.id)
     try tablet.merge(phone.state)
     let folder = TemporaryFolder()
-    let store = ReplicaStore(fileURL: folder.file("tablet.forager.json"))
+    var store = ReplicaStore(fileURL: folder.file("tablet.forager.json"))
     try store.save(tablet)
 
     // Reopened the next day: still there.

@@ -1,11 +1,12 @@
 import CRDTTestSupport
+import ForagerSync
 import ForagerTestSupport
 import Foundation
 import SemanticCRDT
 import SharedSupport
 import Testing
 
-@testable import ForagerSync
+@testable import ForagerPersistence
 
 /// Thousands of random mutations of valid replica files: every decode either succeeds with
 /// every invariant holding, or throws a `StoreError` whose offset lies inside the file. Half

@@ -1,11 +1,12 @@
 import CRDTTestSupport
+import ForagerSync
 import ForagerTestSupport
 import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
 import Testing
 
-@testable import ForagerSync
+@testable import ForagerPersistence
 
 @Suite struct ReplicaStoreTests {
   static let member = RandomHousehold.owner
@@ -31,8 +32,8 @@ import Testing
   @Test func savesAndOpensTheSameState() throws {
     let folder = TemporaryFolder()
     let (file, saved) = try Self.savedFile(in: folder)
-    let opened = try ReplicaStore(fileURL: file).open(
-      household: Self.household, member: Self.member)
+    var store = ReplicaStore(fileURL: file)
+    let opened = try store.open(household: Self.household, member: Self.member)
     #expect(opened.state == saved.state)
     #expect(opened.member == saved.member)
     #expect(opened.replicaID != saved.replicaID)
@@ -44,7 +45,7 @@ import Testing
   @Test func aReopenedClockNeverGoesBack() throws {
     let folder = TemporaryFolder()
     let file = folder.file("phone.json")
-    let store = ReplicaStore(fileURL: file)
+    var store = ReplicaStore(fileURL: file)
     var replica = try store.open(
       household: Self.household, member: Self.member, wallClock: .fixed(5_000))
     _ = try replica.getOrCreateCategory(displayName: "Produce")
@@ -59,8 +60,8 @@ import Testing
 
   @Test func aMissingFileIsAFirstLaunch() throws {
     let folder = TemporaryFolder()
-    let replica = try ReplicaStore(fileURL: folder.file("new.json"))
-      .open(household: Self.household, member: Self.member)
+    var store = ReplicaStore(fileURL: folder.file("new.json"))
+    let replica = try store.open(household: Self.household, member: Self.member)
     #expect(replica.householdID == Self.household)
     #expect(replica.state.recordCount == 0)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
@@ -254,7 +255,7 @@ import Testing
     let (file, _) = try Self.savedFile(in: folder)
     let damaged = bad.damage(Array(try Data(contentsOf: file)))
     try Data(damaged).write(to: file)
-    let store = ReplicaStore(fileURL: file)
+    var store = ReplicaStore(fileURL: file)
     var attempts = [{ _ = try store.open(household: Self.household, member: Self.member) }]
     if bad.inspectionRefuses { attempts.append { _ = try store.read() } }
     for attempt in attempts {
@@ -274,8 +275,9 @@ import Testing
     let folder = TemporaryFolder()
     let file = folder.file("phone.json")
     try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+    var store = ReplicaStore(fileURL: file)
     #expect {
-      try ReplicaStore(fileURL: file).open(household: Self.household, member: Self.member)
+      try store.open(household: Self.household, member: Self.member)
     } throws: { error in
       guard let error = error as? StoreError, case .unreadable = error.problem else { return false }
       return true
@@ -303,19 +305,25 @@ import Testing
   @Test func fieldsOfANewerBuildAreWrittenBack() throws {
     let folder = TemporaryFolder()
     let (file, _) = try Self.savedFile(in: folder)
-    let unknown = #""routes":{"aisles":[1,2.5,"x"],"z":null},"#
-    let newer = ReplicaFileBytes.restamped(
-      Self.replacing(
-        "\"replica\":", with: unknown + "\"replica\":", in: Array(try Data(contentsOf: file))))
+    let unknown = #""routes":{"aisles":[1,2.5,"x"],"z":null}"#
+    let newer = ReplicaFileBytes.adding(field: unknown, to: Array(try Data(contentsOf: file)))
     try Data(newer).write(to: file)
-    let store = ReplicaStore(fileURL: file)
+    var store = ReplicaStore(fileURL: file)
     var replica = try store.open(household: Self.household, member: Self.member)
     #expect(try store.read()?.carriedFieldNames == ["routes"])
+    #expect(store.carriedFieldNames == ["routes"])
     _ = try replica.getOrCreateCategory(displayName: "Spices")
     try store.save(replica)
     let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-    #expect(text.contains(unknown))
+    #expect(text.contains(unknown + ","))
     #expect(try store.read()?.state == replica.state)
+
+    // The fields stay with the store, beside the replica: the replica alone, saved through a
+    // store that did not open the file, writes the envelope this build knows and nothing else.
+    let elsewhere = ReplicaStore(fileURL: folder.file("copy.json"))
+    try elsewhere.save(replica)
+    #expect(try elsewhere.read()?.carriedFieldNames == [])
+    #expect(try elsewhere.read()?.state == replica.state)
   }
 
   @Test func aFormat1FileIsMigrated() throws {
@@ -331,7 +339,7 @@ import Testing
     let folder = TemporaryFolder()
     let file = folder.file("old.json")
     try FileManager.default.copyItem(at: fixture, to: file)
-    let store = ReplicaStore(fileURL: file)
+    var store = ReplicaStore(fileURL: file)
     let old = try #require(try store.read())
     #expect(old.format == 1)
     #expect(old.state == expected.state)
@@ -373,7 +381,7 @@ import Testing
     let folder = TemporaryFolder()
     let file = folder.file("phone.json")
     let backup = folder.file("backup.json")
-    let store = ReplicaStore(fileURL: file)
+    var store = ReplicaStore(fileURL: file)
     var phone = try store.open(household: Self.household, member: Self.member)
     _ = try phone.getOrCreateCategory(displayName: "Produce")
     try store.save(phone)
@@ -384,8 +392,8 @@ import Testing
     try later.recordUse(ofIngredient: "milk")
     try store.save(later)
 
-    var restored = try ReplicaStore(fileURL: backup).open(
-      household: Self.household, member: Self.member)
+    var backupStore = ReplicaStore(fileURL: backup)
+    var restored = try backupStore.open(household: Self.household, member: Self.member)
     _ = try restored.getOrCreateCategory(displayName: "Bakery")
     try restored.recordUse(ofIngredient: "milk")
 
@@ -404,7 +412,7 @@ import Testing
     let folder = TemporaryFolder()
     let sessions = 100
     func fileSize(sessions count: Int, name: String) throws -> Int {
-      let store = ReplicaStore(fileURL: folder.file(name))
+      var store = ReplicaStore(fileURL: folder.file(name))
       var replica = try store.open(household: Self.household, member: Self.member)
       for session in 0..<sessions {
         if count > 1 { replica = try store.open(household: Self.household, member: Self.member) }
@@ -425,7 +433,7 @@ import Testing
   @Test func reusingTheOldReplicaIDWouldLoseWrites() throws {
     let folder = TemporaryFolder()
     let file = folder.file("phone.json")
-    let store = ReplicaStore(fileURL: file)
+    var store = ReplicaStore(fileURL: file)
     func reopenUnderOldID(_ url: URL) throws -> HouseholdReplica {
       let contents = try #require(try ReplicaStore(fileURL: url).read())
       return HouseholdReplica(

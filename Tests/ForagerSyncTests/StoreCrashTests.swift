@@ -68,8 +68,8 @@ import Testing
     // Kills in the middle of a save leave temporary files (the worker never opens a replica);
     // the next open removes them all, and touches nothing else.
     let before = try Data(contentsOf: file)
-    _ = try ReplicaStore(fileURL: file).open(
-      household: CrashWorkload.household, member: CrashWorkload.member)
+    var store = ReplicaStore(fileURL: file)
+    _ = try store.open(household: CrashWorkload.household, member: CrashWorkload.member)
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
       .filter { $0 != "replica.json" }
     #expect(leftovers.isEmpty, "temporary files survive an open: \(leftovers)")

@@ -2,7 +2,7 @@ import CRDTTestSupport
 import SemanticCRDT
 import Testing
 
-@testable import ForagerSync
+@testable import ForagerModel
 
 /// The byte-level folding of ASCII text gives exactly what the full Unicode folding gives.
 @Suite struct TextFoldingTests {

@@ -4,7 +4,7 @@ import SemanticCRDTJSON
 import SharedSupport
 import Testing
 
-@testable import ForagerSync
+@testable import ForagerModel
 
 /// The fast codec reads UUID text itself: the canonical 8-4-4-4-12 hex digits of either case,
 /// read to the value `UUID(uuidString:)` gives, and nothing else. (Foundation on Linux is

@@ -31,9 +31,8 @@ import Testing
       to: shared.appendingPathComponent("junk.forager.json"))
     try Data("partial".utf8).write(to: shared.appendingPathComponent("device-9.forager.json.part"))
     try Data().write(to: shared.appendingPathComponent(".device-8.forager.json.icloud"))
-    let stranger = try ReplicaStore(fileURL: root.file("stranger.json")).open(
-      household: HouseholdID(), member: MemberID())
-    var strangerReplica = stranger
+    var strangerStore = ReplicaStore(fileURL: root.file("stranger.json"))
+    var strangerReplica = try strangerStore.open(household: HouseholdID(), member: MemberID())
     try strangerReplica.getOrCreateCategory(displayName: "Not Ours")
     try ReplicaStore(fileURL: shared.appendingPathComponent("stranger.forager.json")).save(
       strangerReplica)

@@ -176,7 +176,8 @@ struct StructureFuzzTests {
       #expect(problems.isEmpty, "\(label): an accepted state is unsound: \(problems)")
 
       // Opened, with every kept removal restored: refused with a typed error, or sound.
-      if var opened = try? ReplicaStore.open(
+      var store = ReplicaStore(fileURL: url)
+      if var opened = try? store.open(
         contents, file: url, household: contents.state.householdID, member: contents.member,
         wallClock: .fixed(RandomHousehold.start), incarnation: "fuzz")
       {

@@ -45,6 +45,30 @@ struct SyncCommandHardeningTests {
     for file in leftovers { #expect(!FileManager.default.fileExists(atPath: file.path)) }
   }
 
+  /// A device file that a newer build wrote keeps the envelope fields this build does not know
+  /// through `sync` (in the device's file and in its copy in the folder) and through `merge`.
+  @Test func syncAndMergeWriteBackTheFieldsOfANewerBuild() throws {
+    let root = TemporaryFolder("forager-newer")
+    let shared = root.file("shared")
+    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+    let replica = try replica(in: root)
+    let unknown = #""routes":{"aisles":[1,2.5,"x"]}"#
+    try Data(ReplicaFileBytes.adding(field: unknown, to: Array(try Data(contentsOf: replica))))
+      .write(to: replica)
+    let synced = SyncTool.run(["sync", shared.path, "--replica", replica.path])
+    #expect(synced.status == 0, "\(synced)")
+    let merged = root.file("merged.json")
+    let merging = SyncTool.run([
+      "merge", replica.path, shared.appendingPathComponent("phone.forager.json").path, "--output",
+      merged.path,
+    ])
+    #expect(merging.status == 0, "\(merging)")
+    for file in [replica, shared.appendingPathComponent("phone.forager.json"), merged] {
+      #expect(try ReplicaStore(fileURL: file).read()?.carriedFieldNames == ["routes"], "\(file)")
+      #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self).contains(unknown))
+    }
+  }
+
   /// A command that only reads a file removes its temporary files once no save can still be
   /// writing them (an hour untouched), and leaves a fresh one, which may be a save in progress.
   @Test func readingCommandsRemoveOnlyAbandonedTemporaryFiles() throws {

@@ -22,4 +22,12 @@ package enum ReplicaFileBytes {
   package static func restamped(_ file: [UInt8]) -> [UInt8] {
     self.file(content: content(of: file))
   }
+
+  /// The file as a newer build would write it: `field` (`"name":value`) added first to its
+  /// content's object, under a checksum that matches.
+  package static func adding(field: String, to file: [UInt8]) -> [UInt8] {
+    let content = content(of: file)
+    precondition(content.first == UInt8(ascii: "{"), "content is not an object")
+    return self.file(content: [content[0]] + Array((field + ",").utf8) + content.dropFirst())
+  }
 }

@@ -20,11 +20,8 @@ public struct HouseholdReplica: Sendable {
   public let member: MemberID
   /// This replica's clock; its replica id names every write made here.
   public internal(set) var clock: HybridClock
-  /// Top-level fields of the replica file that a newer build wrote and this one does not know,
-  /// as their JSON bytes: kept so that saving writes them back (see ``ReplicaStore``).
-  var carriedFields: [String: [UInt8]] = [:]
   /// What merges removed, oldest first, kept for a restore (see ``RemovedRecords``).
-  var removals: [RemovedRecords] = []
+  package var removals: [RemovedRecords] = []
 
   /// This replica's id.
   public var replicaID: ReplicaID { clock.replica }

@@ -1,3 +1,4 @@
+import ForagerModel
 import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON

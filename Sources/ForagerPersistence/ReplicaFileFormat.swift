@@ -1,3 +1,4 @@
+import ForagerModel
 import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
@@ -35,6 +36,11 @@ public struct ReplicaFileContents: Sendable {
 
   /// Contents for `replica`, to be saved in the current format.
   public init(_ replica: HouseholdReplica) {
+    self.init(replica, carrying: [:])
+  }
+
+  /// Contents for `replica` in the current format, with `carriedFields` written back beside it.
+  init(_ replica: HouseholdReplica, carrying carriedFields: [String: [UInt8]]) {
     state = replica.state
     member = replica.member
     self.replica = replica.replicaID
@@ -43,7 +49,7 @@ public struct ReplicaFileContents: Sendable {
     }
     format = ReplicaFileFormat.current
     removals = replica.removals
-    carriedFields = replica.carriedFields
+    self.carriedFields = carriedFields
   }
 
   init(

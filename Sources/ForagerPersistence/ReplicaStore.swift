@@ -1,3 +1,4 @@
+import ForagerModel
 import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
@@ -15,9 +16,17 @@ import SemanticCRDTJSON
 ///   discard the new writes as known. A fresh id cannot collide. Its cost, one version-vector
 ///   entry per session that writes, is discussed in docs/decisions/0006.
 /// - Fields of the file's envelope that this build does not know (a newer build wrote them)
-///   travel with the opened replica and are written back on save.
+///   stay with the store that opened the file, beside the replica, and its saves write them
+///   back: the replica holds the household, the store holds what the file says around it.
 ///
 /// One process owns a replica file at a time; replicas of other devices live in other files.
+///
+/// ```swift
+/// var store = ReplicaStore(fileURL: file)
+/// var replica = try store.open(household: household, member: me)
+/// _ = replica.getOrCreateCategory(displayName: "Produce")
+/// try store.save(replica)
+/// ```
 public struct ReplicaStore: Sendable {
   /// The replica's file.
   public let fileURL: URL
@@ -33,6 +42,13 @@ public struct ReplicaStore: Sendable {
   /// 100,000 records loads in about half the time. Give `Cores.one` where no core is free,
   /// such as a process that opens many stores at once. This is the one place a load decides.
   public var loadingCores: Cores
+  /// The envelope fields of the file this store last opened that this build does not know,
+  /// as their JSON bytes, written back by ``save(_:)``.
+  private var carriedFields: [String: [UInt8]] = [:]
+
+  /// Names of the envelope fields this store writes back unchanged: those of the file it last
+  /// opened that a newer build wrote and this one does not know. Empty before an open.
+  public var carriedFieldNames: [String] { carriedFields.keys.sorted() }
 
   public init(
     fileURL: URL, maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize,
@@ -73,28 +89,30 @@ public struct ReplicaStore: Sendable {
   ///     ``mintReplicaID(using:)``). Never pass an id used before.
   /// - Throws: ``StoreError``; the file is never modified by opening (temporary files left by
   ///   a crashed save are removed).
-  public func open(
+  public mutating func open(
     household: HouseholdID, member: MemberID, wallClock: WallClock = .system,
     incarnation: ReplicaID = ReplicaStore.mintReplicaID()
   ) throws(StoreError) -> HouseholdReplica {
     let stored = try read()
     // Temporary files of a save that crashed, including one before the first save finished.
     FileIO.removeLeftovers(of: fileURL.path)
-    return try Self.open(
+    return try open(
       stored, file: fileURL, household: household, member: member, wallClock: wallClock,
       incarnation: incarnation)
   }
 
   /// Opens a replica from a file's decoded contents (or `nil` for no file) exactly as
-  /// ``open(household:member:wallClock:incarnation:)`` does: for a caller that keeps the file's
-  /// bytes itself, such as the simulator's in-memory disk.
+  /// ``open(household:member:wallClock:incarnation:)`` does, and keeps the envelope fields it
+  /// does not know for this store's saves: for a caller that reads the bytes itself, such as
+  /// the simulator's in-memory disk or a tool that writes a merged file elsewhere.
   ///
   /// - Parameter file: Named in errors.
-  package static func open(
+  package mutating func open(
     _ stored: ReplicaFileContents?, file: URL, household: HouseholdID, member: MemberID,
     wallClock: WallClock, incarnation: ReplicaID
   ) throws(StoreError) -> HouseholdReplica {
     guard let contents = stored else {
+      carriedFields = [:]
       return HouseholdReplica(
         joining: household, member: member, replica: incarnation, wallClock: wallClock)
     }
@@ -124,8 +142,17 @@ public struct ReplicaStore: Sendable {
     }
     var replica = HouseholdReplica(state: contents.state, member: contents.member, clock: clock)
     replica.removals = contents.removals
-    replica.carriedFields = contents.carriedFields
+    carriedFields = contents.carriedFields
     return replica
+  }
+
+  /// A store of another file that saves what this one does, envelope fields it carries
+  /// included: for writing an opened replica to a second place (a shared folder, say).
+  package func relocated(to fileURL: URL) -> ReplicaStore {
+    var store = ReplicaStore(
+      fileURL: fileURL, maximumFileSize: maximumFileSize, loadingCores: loadingCores)
+    store.carriedFields = carriedFields
+    return store
   }
 
   /// Removes the temporary files that saves of this file left when they were killed midway.
@@ -155,7 +182,7 @@ public struct ReplicaStore: Sendable {
   ///
   /// - Complexity: O(size of the state), plus two `fsync`s.
   public func save(_ replica: HouseholdReplica) throws(StoreError) {
-    let bytes = ReplicaFileFormat.encode(ReplicaFileContents(replica))
+    let bytes = ReplicaFileFormat.encode(ReplicaFileContents(replica, carrying: carriedFields))
     do {
       try FileIO.writeAtomically(bytes, to: fileURL.resolvingSymlinksInPath().path)
     } catch {
