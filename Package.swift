@@ -18,12 +18,14 @@ let package = Package(
     .target(name: "CommandTable"),
     .target(name: "SemanticCRDT"),
     .target(name: "SemanticCRDTJSON", dependencies: ["SemanticCRDT", "SharedSupport"]),
-    .target(name: "ForagerModel", dependencies: ["SemanticCRDT", "SemanticCRDTJSON"]),
+    .target(
+      name: "ForagerModel", dependencies: ["SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
     .target(
       name: "ForagerPersistence",
       dependencies: ["ForagerModel", "SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
     .target(
-      name: "ForagerSync", dependencies: ["ForagerModel", "ForagerPersistence", "SemanticCRDT"]),
+      name: "ForagerSync",
+      dependencies: ["ForagerModel", "ForagerPersistence", "SemanticCRDT", "SemanticCRDTJSON"]),
     .target(
       name: "ForagerSimulation",
       dependencies: [

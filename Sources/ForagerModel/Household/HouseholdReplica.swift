@@ -1,5 +1,6 @@
 import Foundation
 import SemanticCRDT
+import SemanticCRDTJSON
 
 /// One device's copy of a household: its replica id, its member, its hybrid clock, and the
 /// replicated ``HouseholdState``. Every change goes through here, so each write is stamped by
@@ -138,7 +139,7 @@ extension HouseholdReplica {
       throw .claimsUnmadeWrites(replicaID)
     }
     let remote = remote.rekeyed(to: state.normalizerVersion)
-    let observed = try clockObserving(remote)
+    let observed = try clockObserving(remote, cores: policy.checkingCores)
     var merged = state
     var report = MergeReport()
     var changes = HouseholdChanges()
@@ -159,9 +160,11 @@ extension HouseholdReplica {
 
   /// This replica's clock after observing the greatest timestamp in `incoming`, a state from
   /// outside (a peer's, or records kept in the file): refused past the skew bound.
-  func clockObserving(_ incoming: HouseholdState) throws(HouseholdError) -> HybridClock {
+  func clockObserving(_ incoming: HouseholdState, cores: Cores = .one) throws(HouseholdError)
+    -> HybridClock
+  {
     var observed = clock
-    if let greatest = incoming.greatestTimestamp {
+    if let greatest = incoming.greatestTimestamp(cores: cores) {
       do {
         try observed.observe(greatest)
       } catch {

@@ -1,4 +1,6 @@
 import SemanticCRDT
+import SemanticCRDTJSON
+internal import SharedSupport
 
 /// The replicated state of one household: every entity in an add-wins map keyed by its
 /// semantic key (categories, ingredient templates, planned-meal slots) or its UUID (recipes,
@@ -232,20 +234,41 @@ extension HouseholdState: HybridTimestamped {
   /// The greatest timestamp of any record.
   ///
   /// - Complexity: O(*n*) over all records.
-  public var greatestTimestamp: HybridTimestamp? {
+  public var greatestTimestamp: HybridTimestamp? { greatestTimestamp(inPart: 0, of: 1) }
+
+  /// ``greatestTimestamp``, read on two cores when `cores` is ``Cores/two`` and the state holds
+  /// 20,000 records or more: the scan copies every record out of its map, which costs more
+  /// than the comparisons, so two halves take about half the time.
+  package func greatestTimestamp(cores: Cores) -> HybridTimestamp? {
+    guard cores == .two, recordCount >= 20_000 else { return greatestTimestamp }
+    let (low, high) = concurrently {
+      greatestTimestamp(inPart: 0, of: 2)
+    } _: { [self] in
+      greatestTimestamp(inPart: 1, of: 2)
+    }
+    guard let low, let high else { return low ?? high }
+    return max(low, high)
+  }
+
+  /// The greatest timestamp in one of `parts` parts of every map; the registers and moves,
+  /// which are not records, count in the first part.
+  private func greatestTimestamp(inPart part: Int, of parts: Int) -> HybridTimestamp? {
     struct Greatest: HouseholdMapVisitor {
       let state: HouseholdState
+      let part: Int
+      let parts: Int
       var greatest: HybridTimestamp?
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
-        if let stamp = state[keyPath: map.records].greatestTimestamp {
+        if let stamp = state[keyPath: map.records].greatestTimestamp(inPart: part, of: parts) {
           greatest = max(greatest ?? stamp, stamp)
         }
       }
     }
-    var greatest = Greatest(
-      state: self,
-      greatest: [owner.timestamp, dissolved.timestamp, categoryMoves?.greatestTimestamp]
-        .compactMap { $0 }.max())
+    let registers =
+      part == 0
+      ? [owner.timestamp, dissolved.timestamp, categoryMoves?.greatestTimestamp]
+        .compactMap { $0 }.max() : nil
+    var greatest = Greatest(state: self, part: part, parts: parts, greatest: registers)
     Self.forEachMap(&greatest)
     return greatest.greatest
   }

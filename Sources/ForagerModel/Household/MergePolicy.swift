@@ -1,4 +1,5 @@
 import SemanticCRDT
+import SemanticCRDTJSON
 
 /// What a merge may remove before it is taken for a forged or damaged state and refused.
 ///
@@ -21,16 +22,23 @@ public struct MergePolicy: Hashable, Sendable {
   /// ``RemovedRecords``); zero keeps none. Removals older than this are forgotten at the next
   /// merge.
   public var keepsRemovedRecordsFor: Duration
+  /// How many cores the merge's checks may use. With `Cores.two` (the default) the scan of a
+  /// remote state of 20,000 records or more for its greatest timestamp (the clock-skew check)
+  /// runs in two halves, one on another thread. Give `Cores.one` where no core is free, such
+  /// as a process merging many households at once. This is the one place a merge decides.
+  public var checkingCores: Cores
 
   public init(
     maximumRemovedShare: Double = 0.5, removalsAlwaysAllowed: Int = 3,
     allowsRemovingEveryoneOrTheOwner: Bool = false,
-    keepsRemovedRecordsFor: Duration = MergePolicy.defaultKeepingTime
+    keepsRemovedRecordsFor: Duration = MergePolicy.defaultKeepingTime,
+    checkingCores: Cores = .two
   ) {
     self.maximumRemovedShare = maximumRemovedShare
     self.removalsAlwaysAllowed = removalsAlwaysAllowed
     self.allowsRemovingEveryoneOrTheOwner = allowsRemovingEveryoneOrTheOwner
     self.keepsRemovedRecordsFor = keepsRemovedRecordsFor
+    self.checkingCores = checkingCores
   }
 
   /// At most half the live records, never the owner or every member; removed records kept for

@@ -256,11 +256,23 @@ extension ORMap: HybridTimestamped where Value: HybridTimestamped {
   ///
   /// - Complexity: O(*n*) over all stored values.
   @inlinable
-  public var greatestTimestamp: HybridTimestamp? {
+  public var greatestTimestamp: HybridTimestamp? { greatestTimestamp(inPart: 0, of: 1) }
+
+  /// The greatest timestamp in the stored values of one of `parts` near-equal parts of the map
+  /// (in its storage order; together the parts hold every value once): for a caller that owns
+  /// several cores and scans one part on each. The map itself never starts a thread.
+  ///
+  /// - Precondition: `parts >= 1` and `0 <= part < parts`.
+  /// - Complexity: O(*n* / `parts`) over the part's stored values.
+  @inlinable
+  public func greatestTimestamp(inPart part: Int, of parts: Int) -> HybridTimestamp? {
+    precondition(parts >= 1 && (0..<parts).contains(part), "part \(part) of \(parts)")
     let values = kernel.entries.values
+    let start = values.index(values.startIndex, offsetBy: values.count * part / parts)
+    let end = values.index(values.startIndex, offsetBy: values.count * (part + 1) / parts)
     var greatest: HybridTimestamp?
     // By index, reading each value in place: a for-in loop would copy every record.
-    for index in values.indices {
+    for index in values[start..<end].indices {
       values[index].forEachElement { _, boxed in
         if let stamp = boxed.value.greatestTimestamp, greatest.map({ stamp > $0 }) ?? true {
           greatest = stamp

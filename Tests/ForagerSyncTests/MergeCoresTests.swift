@@ -1,0 +1,53 @@
+import ForagerSync
+import Testing
+
+/// A merge's checks on two cores (`MergePolicy.checkingCores`) find what one core finds: the
+/// greatest timestamp of a large state, wherever its record sits, and so the same skew refusals.
+@Suite("Merge checks on two cores")
+struct MergeCoresTests {
+  static let now: UInt64 = 1_733_788_800_000
+  static let day: UInt64 = 24 * 60 * 60 * 1000
+
+  /// A household of `count` categories, made at `now`.
+  static func large(_ count: Int) throws -> HouseholdReplica {
+    var replica = HouseholdReplica.create(
+      household: HouseholdID(), owner: MemberID(), ownerName: "Ana", replica: "phone",
+      wallClock: .fixed(now))
+    for index in 0..<count { try replica.getOrCreateCategory(displayName: "Category \(index)") }
+    return replica
+  }
+
+  @Test func twoCoresFindTheGreatestTimestampWhereverItIs() throws {
+    var replica = try Self.large(20_000)
+    #expect(replica.state.recordCount >= 20_000)
+    #expect(replica.state.greatestTimestamp(cores: .two) == replica.state.greatestTimestamp)
+    // Eight records in turn, at random places in the maps' storage, take the greatest stamp.
+    for step in 1...8 {
+      var later = HouseholdReplica(
+        state: replica.state, member: replica.member,
+        clock: HybridClock(replica: "tablet", wallClock: .fixed(Self.now + UInt64(step))))
+      let key = CategoryKey(normalizing: "Category \((step * 2_654_435_761) % 20_000)")
+      try later.renameCategory(key, to: "CATEGORY \((step * 2_654_435_761) % 20_000)")
+      replica = later
+      let greatest = replica.state.greatestTimestamp
+      #expect(greatest?.wallMilliseconds == Self.now + UInt64(step))
+      #expect(replica.state.greatestTimestamp(cores: .two) == greatest)
+    }
+  }
+
+  @Test(arguments: [Cores.one, .two])
+  func aRecordStampedTooFarAheadIsRefusedOnEitherCount(cores: Cores) throws {
+    let local = try Self.large(20_000)
+    var ahead = HouseholdReplica(
+      state: local.state, member: local.member,
+      clock: HybridClock(replica: "ahead", wallClock: .fixed(Self.now + 3 * Self.day)))
+    try ahead.renameCategory(CategoryKey(normalizing: "Category 12345"), to: "category 12345")
+    var receiver = local
+    #expect {
+      try receiver.merge(ahead.state, policy: MergePolicy(checkingCores: cores))
+    } throws: { error in
+      if case .clockSkew = error as? HouseholdError { true } else { false }
+    }
+    #expect(receiver.state == local.state)
+  }
+}
