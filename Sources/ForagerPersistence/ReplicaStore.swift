@@ -24,7 +24,7 @@ import SemanticCRDTJSON
 /// ```swift
 /// var store = ReplicaStore(fileURL: file)
 /// var replica = try store.open(household: household, member: me)
-/// _ = replica.getOrCreateCategory(displayName: "Produce")
+/// _ = try replica.getOrCreateCategory(displayName: "Produce")
 /// try store.save(replica)
 /// ```
 public struct ReplicaStore: Sendable {

@@ -1,7 +1,7 @@
 // The product apps link: `import ForagerSync` alone names everything app code uses, from the
 // CRDT core's replica ids and clocks and the codec that encodes states for messages, to the
-// household model and its files. Each layer stays its
-// own module so that the compiler keeps the dependencies pointing one way (docs/architecture.md).
+// household model and its files. Each layer stays its own module so that the compiler keeps the
+// dependencies pointing one way (docs/architecture.md).
 
 @_exported import ForagerModel
 @_exported import ForagerPersistence
