@@ -26,8 +26,9 @@ struct MergeCoresTests {
       var later = HouseholdReplica(
         state: replica.state, member: replica.member,
         clock: HybridClock(replica: "tablet", wallClock: .fixed(Self.now + UInt64(step))))
-      let key = CategoryKey(normalizing: "Category \((step * 2_654_435_761) % 20_000)")
-      try later.renameCategory(key, to: "CATEGORY \((step * 2_654_435_761) % 20_000)")
+      let index = (step * 2_654_435_761) % 20_000
+      try later.renameCategory(
+        CategoryKey(normalizing: "Category \(index)"), to: "CATEGORY \(index)")
       replica = later
       let greatest = replica.state.greatestTimestamp
       #expect(greatest?.wallMilliseconds == Self.now + UInt64(step))

@@ -268,8 +268,12 @@ extension ORMap: HybridTimestamped where Value: HybridTimestamped {
   public func greatestTimestamp(inPart part: Int, of parts: Int) -> HybridTimestamp? {
     precondition(parts >= 1 && (0..<parts).contains(part), "part \(part) of \(parts)")
     let values = kernel.entries.values
-    let start = values.index(values.startIndex, offsetBy: values.count * part / parts)
-    let end = values.index(values.startIndex, offsetBy: values.count * (part + 1) / parts)
+    // A dictionary's indices advance one at a time, so the whole map (one part, or the last)
+    // ends at `endIndex` without a walk, and a part's end is found from its start.
+    let (first, next) = (values.count * part / parts, values.count * (part + 1) / parts)
+    let start = values.index(values.startIndex, offsetBy: first)
+    let end =
+      part == parts - 1 ? values.endIndex : values.index(start, offsetBy: next - first)
     var greatest: HybridTimestamp?
     // By index, reading each value in place: a for-in loop would copy every record.
     for index in values[start..<end].indices {
