@@ -5,7 +5,7 @@ import SemanticCRDTJSON
 /// A broken invariant, with the records and devices behind it (for the trace).
 struct Violation: Sendable {
   let text: String
-  var records: [RecordRef] = []
+  var records: [RecordKey] = []
   var devices: [Int] = []
 }
 
@@ -86,17 +86,12 @@ extension Simulation {
   /// superseded: a field holds a later stamp, a removal that had seen the write took the
   /// record away, a slot shows a later assignment.
   private func acknowledgedWriteViolations() -> ([Violation], String) {
-    var removalsSeen: [Int: [RecordRef: [Set<Dot>]]] = [:]
-    for removal in removals {
-      removalsSeen[removal.household, default: [:]][removal.record, default: []].append(
-        removal.seen)
-    }
+    let removed = writesRemovedBySeers()
     let finals = (0..<configuration.households).map(finalState(of:))
     var found: [Violation] = []
     for (position, write) in writes.enumerated() where !lostToRestore.contains(position) {
       let state = finals[write.household]
-      let removedBySeer =
-        removalsSeen[write.household]?[write.record]?.contains { $0.contains(write.dot) } ?? false
+      let removedBySeer = removed.contains(position)
       let problem: String?
       switch write.effect {
       case .record:
@@ -116,7 +111,7 @@ extension Simulation {
       case .increment(let counter, let count, let contributor):
         let final = state.contributions(counter)?[contributor] ?? 0
         problem =
-          final >= count
+          final >= count || removedBySeer
           ? nil : "\(counter) counts \(final) from \(contributor), not \(count)"
       case .assignment(let slot, let recipe, let stamp):
         // The slot still shows this assignment (as the choice or a conflict), unless a clear
@@ -125,7 +120,7 @@ extension Simulation {
           $0.value == recipe && $0.timestamp == stamp
         }
         let holds = removedBySeer || shown == true
-        problem = holds ? nil : "\(write.record) lost the assignment of \(RecordRef.recipe(recipe))"
+        problem = holds ? nil : "\(write.record) lost the assignment of \(RecordKey.recipe(recipe))"
       }
       if let problem {
         found.append(
@@ -142,6 +137,24 @@ extension Simulation {
       + (lost > 0 ? "\(lost) lost with unsynced state on restore from backup, " : "")
       + "\(removals.count) removals checked through the writes they removed"
     return (found, detail)
+  }
+
+  /// The positions of the logged writes that a logged removal had seen: the removal took them
+  /// away, whatever survives of their record.
+  private func writesRemovedBySeers() -> Set<Int> {
+    var removalsSeen: [Int: [RecordKey: [Set<Dot>]]] = [:]
+    for removal in removals {
+      removalsSeen[removal.household, default: [:]][removal.record, default: []].append(
+        removal.seen)
+    }
+    var removed: Set<Int> = []
+    for (position, write) in writes.enumerated()
+    where removalsSeen[write.household]?[write.record]?.contains(where: {
+      $0.contains(write.dot)
+    }) ?? false {
+      removed.insert(position)
+    }
+    return removed
   }
 
   /// Each field a logged write set holds a value someone wrote: a logged write's, or the
@@ -183,13 +196,15 @@ extension Simulation {
       let replica: ReplicaID
     }
     var tallies: [CounterOfReplica: Tally] = [:]
+    let removed = writesRemovedBySeers()
     for (position, write) in writes.enumerated() {
       guard case .increment(let counter, let count, let contributor) = write.effect else {
         continue
       }
       let key = CounterOfReplica(household: write.household, counter: counter, replica: contributor)
       tallies[key, default: Tally()].made = max(tallies[key]?.made ?? 0, count)
-      if !lostToRestore.contains(position) {
+      // A removal that had seen an increment took it away with its record (a recipe deleted).
+      if !lostToRestore.contains(position) && !removed.contains(position) {
         tallies[key, default: Tally()].required = max(tallies[key]?.required ?? 0, count)
       }
     }

@@ -4,12 +4,17 @@ import SemanticCRDT
 
 /// A write an operation made, named before its dot and stamps are read back.
 enum PendingWrite {
-  case record(RecordRef)
+  case record(RecordKey)
   case field(FieldRef)
   /// An increment of the counter by this device, or a legacy record's count it imported
   /// (counted under that record's own replica id).
   case increment(CounterRef, from: ReplicaID? = nil)
   case assignment(SlotKey, RecipeID)
+
+  /// The writes that create `record`: the record and each field it is created with.
+  static func creation(of record: RecordKey) -> [PendingWrite] {
+    [.record(record)] + FieldRef.fields(of: record).map(PendingWrite.field)
+  }
 }
 
 extension Simulation {
@@ -26,7 +31,7 @@ extension Simulation {
       return
     }
     if replica(index).isDissolved { return refuseChange(on: index) }
-    switch random.int(in: 0..<100) {
+    switch random.int(in: 0..<124) {
     case 0..<10:
       createCategory(random.pick(random.pick(Vocabulary.categories)), on: index)
     case 10..<14: renameCategory(on: index)
@@ -45,7 +50,8 @@ extension Simulation {
     case 79..<90: assign(to: random.pick(Vocabulary.slots), on: index)
     case 90..<94: clearSlot(on: index)
     case 94..<97: reassignSlot(on: index)
-    default: changeMembers(on: index)
+    case 97..<100: changeMembers(on: index)
+    default: editRecord(on: index)
     }
   }
 
@@ -58,7 +64,7 @@ extension Simulation {
     attempt(index) { replica throws(HouseholdError) in try replica.seedDefaultCategories() }
     var pending: [PendingWrite] = []
     for key in absent where replica(index).state.categories.contains(key) {
-      pending += [.record(.category(key)), .field(.categoryName(key))]
+      pending += PendingWrite.creation(of: .category(key))
     }
     for name in HouseholdReplica.defaultCategoryNames {
       legacyGetOrCreate(
@@ -79,7 +85,7 @@ extension Simulation {
     let key = result.category.key
     commit(
       index, "creates category \(name.debugDescription)",
-      [.record(.category(key)), .field(.categoryName(key))])
+      PendingWrite.creation(of: .category(key)))
   }
 
   /// Renames a present category: mostly to another spelling of its name (the key stays),
@@ -102,17 +108,8 @@ extension Simulation {
     if target != category.key, let holder = replica(index).category(target) {
       guard holder.key != category.key else { return }
       // Taken: the rename must be refused, with nothing changed.
-      let before = replica(index).state
-      do {
-        try devices[index].replica!.renameCategory(category.key, to: newName)
-        unexpectedFailures.append(
-          "step \(step): \(name(index)) renamed \(category.key) onto \(holder.key)")
-      } catch {
-        if error != .categoryNameTaken(name: newName, by: holder.key)
-          || replica(index).state != before
-        {
-          unexpectedFailures.append("step \(step): \(name(index)): refused with \(error)")
-        }
+      expectRefusal(index, .categoryNameTaken(name: newName, by: holder.key)) {
+        replica throws(HouseholdError) in try replica.renameCategory(category.key, to: newName)
       }
       return commit(
         index, "cannot rename \(category.key.rawValue) to \(newName.debugDescription)", [])
@@ -127,8 +124,7 @@ extension Simulation {
     }
     commit(
       index, "moves \(category.key.rawValue) to \(newName.debugDescription)",
-      [.record(.category(target)), .field(.categoryName(target))],
-      removing: [.category(category.key)])
+      PendingWrite.creation(of: .category(target)), removing: [.category(category.key)])
   }
 
   mutating func useIngredient(on index: Int) {
@@ -157,7 +153,7 @@ extension Simulation {
     legacyGetOrCreate(
       .ingredient, name: name, key: IngredientKey(normalizing: name).rawValue, on: index)
     commit(
-      index, "shelves \(name.debugDescription) in \(RecordRef.category(category))",
+      index, "shelves \(name.debugDescription) in \(RecordKey.category(category))",
       createdTemplates([IngredientKey(normalizing: name)], before: before))
   }
 
@@ -189,7 +185,7 @@ extension Simulation {
       try replica.addRecipe(title: title, ingredientLines: lines, id: id)
     }
     devices[index].legacy.addRecipe(id, title: title, at: now(index), by: index)
-    commit(index, "adds recipe \(title.debugDescription)", [.record(.recipe(id))]) {
+    commit(index, "adds recipe \(title.debugDescription)", PendingWrite.creation(of: .recipe(id))) {
       $0.recipes.append(id)
     }
     return id
@@ -200,7 +196,7 @@ extension Simulation {
     guard let id = pickPresent(created[household].recipes, on: index, \.recipes) else { return }
     attempt(index) { replica throws(HouseholdError) in try replica.recordUse(ofRecipe: id) }
     legacyUse(id.uuid, on: index)
-    commit(index, "cooks \(RecordRef.recipe(id))", [.increment(.recipeUses(id))])
+    commit(index, "cooks \(RecordKey.recipe(id))", [.increment(.recipeUses(id))])
   }
 
   mutating func createList(on index: Int) {
@@ -209,17 +205,19 @@ extension Simulation {
     attempt(index) { replica throws(HouseholdError) in
       try replica.createWeeklyList(name: name, id: id)
     }
-    commit(index, "creates \(RecordRef.list(id))", [.record(.list(id))]) { $0.lists.append(id) }
+    commit(index, "creates \(RecordKey.list(id))", PendingWrite.creation(of: .list(id))) {
+      $0.lists.append(id)
+    }
   }
 
   mutating func deleteList(on index: Int) {
     let household = devices[index].household
     guard let id = pickPresent(created[household].lists, on: index, \.lists) else { return }
     let items = replica(index).state.items
-    let removed = items.keys.filter { items[$0]?.listID == id }.sorted().map(RecordRef.item)
+    let removed = items.keys.filter { items[$0]?.listID == id }.sorted().map(RecordKey.item)
     attempt(index) { replica throws(HouseholdError) in try replica.deleteWeeklyList(id) }
     commit(
-      index, "deletes \(RecordRef.list(id)) and its items", [], removing: [.list(id)] + removed)
+      index, "deletes \(RecordKey.list(id)) and its items", [], removing: [.list(id)] + removed)
   }
 
   mutating func addItem(on index: Int) {
@@ -235,8 +233,8 @@ extension Simulation {
       try replica.addItem(text, to: list, id: id)
     }
     commit(
-      index, "adds \(text.debugDescription) to \(RecordRef.list(list))",
-      createdTemplates([key], before: before) + [.record(.item(id))]
+      index, "adds \(text.debugDescription) to \(RecordKey.list(list))",
+      createdTemplates([key], before: before) + PendingWrite.creation(of: .item(id))
     ) { $0.items.append(id) }
   }
 
@@ -251,11 +249,11 @@ extension Simulation {
         try replica.addItems(fromRecipe: recipe, to: list)
       } ?? []
     var pending = createdTemplates(items.map(\.templateKey), before: before)
-    pending += items.map { .record(.item($0.id)) }
+    pending += items.flatMap { PendingWrite.creation(of: .item($0.id)) }
     pending.append(.increment(.recipeUses(recipe)))
     legacyUse(recipe.uuid, on: index)
     commit(
-      index, "adds the ingredients of \(RecordRef.recipe(recipe)) to \(RecordRef.list(list))",
+      index, "adds the ingredients of \(RecordKey.recipe(recipe)) to \(RecordKey.list(list))",
       pending
     ) {
       $0.items += items.map(\.id)
@@ -264,23 +262,24 @@ extension Simulation {
 
   mutating func setChecked(on index: Int) {
     let household = devices[index].household
-    guard let id = pickPresent(created[household].items, on: index, \.items) else { return }
+    guard let id = pickShownItem(created[household].items, on: index) else { return }
     let checked = random.chance(0.7)
     attempt(index) { replica throws(HouseholdError) in try replica.setChecked(checked, item: id) }
     commit(
-      index, "\(checked ? "checks" : "unchecks") \(RecordRef.item(id))", [.field(.checked(id))])
+      index, "\(checked ? "checks" : "unchecks") \(RecordKey.item(id))", [.field(.checked(id))])
   }
 
   mutating func createPlan(on index: Int) {
     let name = "Plan \(step)"
+    let id = MealPlanID(uuid: nextUUID())
     guard
       let plan = attempt(
         index,
         { replica throws(HouseholdError) in
-          try replica.createMealPlan(name: name)
+          try replica.createMealPlan(name: name, id: id)
         })
     else { return }
-    commit(index, "creates \(RecordRef.plan(plan.id))", [.record(.plan(plan.id))]) {
+    commit(index, "creates \(RecordKey.plan(plan.id))", PendingWrite.creation(of: .plan(plan.id))) {
       $0.plans.append(plan.id)
     }
   }
@@ -289,10 +288,10 @@ extension Simulation {
     let household = devices[index].household
     guard let id = pickPresent(created[household].plans, on: index, \.plans) else { return }
     let meals = replica(index).state.meals
-    let removed = meals.keys.filter { meals[$0]?.mealPlanID == id }.sorted().map(RecordRef.meal)
+    let removed = meals.keys.filter { meals[$0]?.mealPlanID == id }.sorted().map(RecordKey.meal)
     attempt(index) { replica throws(HouseholdError) in try replica.deleteMealPlan(id) }
     commit(
-      index, "deletes \(RecordRef.plan(id)) and its meals", [], removing: [.plan(id)] + removed)
+      index, "deletes \(RecordKey.plan(id)) and its meals", [], removing: [.plan(id)] + removed)
   }
 
   /// Adds a recipe of its own and assigns it to `slot` (the `slot-conflict` script).
@@ -302,17 +301,25 @@ extension Simulation {
   }
 
   mutating func assign(_ recipe: RecipeID, to slot: SlotKey, on index: Int, replacing: Bool) {
-    let outcome = attempt(index) { replica throws(HouseholdError) in
-      try replica.assignRecipe(recipe, to: slot, replacing: replacing)
+    let shown = replica(index).plannedMeal(slot)
+    if !replacing, let occupant = shown?.recipe, occupant != recipe {
+      let title = replica(index).recipe(occupant)!.displayName
+      expectRefusal(index, .slotOccupied(slot, by: occupant, title: title)) {
+        replica throws(HouseholdError) in try replica.assignRecipe(recipe, to: slot)
+      }
+    } else {
+      attempt(index) { replica throws(HouseholdError) in
+        try replica.assignRecipe(recipe, to: slot, replacing: replacing)
+      }
     }
     devices[index].legacy.assign(
       recipe, to: slot, replacing: replacing, newID: nextUUID(), at: now(index), by: index)
-    guard case .assigned = outcome else {
+    if !replacing, let occupant = shown?.recipe, occupant != recipe {
       return commit(index, "finds \(slot) occupied", [])
     }
     // An assignment replaces every assignment of the slot its device had seen.
     commit(
-      index, "assigns \(RecordRef.recipe(recipe)) to \(slot)\(replacing ? ", replacing" : "")",
+      index, "assigns \(RecordKey.recipe(recipe)) to \(slot)\(replacing ? ", replacing" : "")",
       [.assignment(slot, recipe)], removing: [.meal(slot)])
   }
 
@@ -321,7 +328,7 @@ extension Simulation {
   mutating func reassignSlot(on index: Int) {
     let household = devices[index].household
     let slot = random.pick(Vocabulary.slots)
-    guard replica(index).state.meals.contains(slot),
+    guard replica(index).plannedMeal(slot) != nil,
       let recipe = pickPresent(created[household].recipes, on: index, \.recipes)
     else { return assign(to: slot, on: index) }
     attempt(index) { replica throws(HouseholdError) in try replica.clearSlot(slot) }
@@ -339,7 +346,11 @@ extension Simulation {
 
   mutating func clearSlot(on index: Int) {
     let slot = random.pick(Vocabulary.slots)
-    guard replica(index).state.meals.contains(slot) else { return }
+    guard replica(index).state.meals.contains(slot) else {
+      return expectRefusal(index, .emptySlot(slot)) { replica throws(HouseholdError) in
+        try replica.clearSlot(slot)
+      }
+    }
     attempt(index) { replica throws(HouseholdError) in try replica.clearSlot(slot) }
     devices[index].legacy.clear(slot, at: now(index), by: index)
     commit(index, "clears \(slot)", [], removing: [.meal(slot)])
@@ -365,11 +376,11 @@ extension Simulation {
       let guest = pickPresent(created[household].guests, on: index, \.members)
     {
       attempt(index) { replica throws(HouseholdError) in try replica.removeMember(guest) }
-      return commit(index, "removes \(RecordRef.member(guest))", [], removing: [.member(guest)])
+      return commit(index, "removes \(RecordKey.member(guest))", [], removing: [.member(guest)])
     }
     let guest = MemberID(uuid: nextUUID())
     attempt(index) { replica throws(HouseholdError) in try replica.addMember(guest, name: "Guest") }
-    commit(index, "adds \(RecordRef.member(guest))", [.record(.member(guest))]) {
+    commit(index, "adds \(RecordKey.member(guest))", [.record(.member(guest))]) {
       $0.guests.append(guest)
     }
   }
@@ -408,21 +419,18 @@ extension Simulation {
     let state = replica(index).state
     var pending: [PendingWrite] = []
     pending += state.categories.keys.filter { !before.categories.contains($0) }.sorted()
-      .flatMap { [PendingWrite.record(.category($0)), .field(.categoryName($0))] }
+      .flatMap { PendingWrite.creation(of: .category($0)) }
     // Only templates the import wrote: created, or given a legacy count they lacked.
     for key in state.ingredients.keys.sorted()
     where state.ingredients[key] != before.ingredients[key] {
-      if !before.ingredients.contains(key) {
-        // A created template's staple flag is the import's write.
-        pending += [.record(.ingredient(key)), .field(.staple(key))]
-      }
+      pending += createdTemplates([key], before: before.ingredients)
       for contributor in state.ingredients[key]!.uses.contributions.keys.sorted()
       where contributor != replicaID && contributor.rawValue.hasPrefix("legacy:") {
         pending.append(.increment(.ingredientUses(key), from: contributor))
       }
     }
     for id in state.recipes.keys.filter({ !before.recipes.contains($0) }).sorted() {
-      pending.append(.record(.recipe(id)))
+      pending += PendingWrite.creation(of: .recipe(id))
       for contributor in state.recipes[id]!.uses.contributions.keys.sorted()
       where contributor.rawValue.hasPrefix("legacy:") {
         pending.append(.increment(.recipeUses(id), from: contributor))
@@ -430,8 +438,8 @@ extension Simulation {
     }
     let lists = state.lists.keys.filter { !before.lists.contains($0) }.sorted()
     let items = state.items.keys.filter { !before.items.contains($0) }.sorted()
-    pending += lists.map { .record(.list($0)) }
-    pending += items.flatMap { [PendingWrite.record(.item($0)), .field(.checked($0))] }
+    pending += lists.flatMap { PendingWrite.creation(of: .list($0)) }
+    pending += items.flatMap { PendingWrite.creation(of: .item($0)) }
     commit(index, "imports the old app's export", pending) { created in
       created.recipes += state.recipes.keys.filter {
         !before.recipes.contains($0) && !created.recipes.contains($0)
@@ -452,7 +460,26 @@ extension Simulation {
   func createdTemplates(
     _ keys: [IngredientKey], before: ORMap<IngredientKey, IngredientTemplate>
   ) -> [PendingWrite] {
-    Set(keys).filter { !before.contains($0) }.sorted().map { .record(.ingredient($0)) }
+    Set(keys).filter { !before.contains($0) }.sorted().flatMap {
+      PendingWrite.creation(of: .ingredient($0))
+    }
+  }
+
+  /// Runs a replica operation that must be refused with `expected`, changing nothing.
+  mutating func expectRefusal(
+    _ index: Int, _ expected: HouseholdError,
+    _ body: (inout HouseholdReplica) throws(HouseholdError) -> Void
+  ) {
+    let before = replica(index).state
+    do {
+      try body(&devices[index].replica!)
+      unexpectedFailures.append("step \(step): \(name(index)) was not refused with \(expected)")
+    } catch {
+      if error != expected || replica(index).state != before {
+        unexpectedFailures.append(
+          "step \(step): \(name(index)): refused with \(error), not \(expected)")
+      }
+    }
   }
 
   /// The device's wall clock now, for the old design's modification dates.
@@ -503,7 +530,7 @@ extension Simulation {
   /// Saves the device after an operation and logs its writes, each with its dot and what the
   /// final state must show of it. Nothing is saved or logged when a crash cuts the save short.
   mutating func commit(
-    _ index: Int, _ operation: String, _ pending: [PendingWrite], removing: [RecordRef] = [],
+    _ index: Int, _ operation: String, _ pending: [PendingWrite], removing: [RecordKey] = [],
     newIDs: (inout CreatedIDs) -> Void = { _ in }
   ) {
     guard acknowledging else { return }
@@ -514,9 +541,9 @@ extension Simulation {
     let replicaID = replica(index).replicaID
     let household = devices[index].household
     newIDs(&created[household])
-    var touched: [RecordRef] = []
+    var touched: [RecordKey] = []
     for write in pending {
-      let record: RecordRef
+      let record: RecordKey
       let effect: WriteEffect
       switch write {
       case .record(let ref):

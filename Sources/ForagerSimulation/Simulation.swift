@@ -31,7 +31,7 @@ public struct Simulation: Sendable {
   var step = 0
   var writes: [LoggedWrite] = []
   /// Indices into `writes` by household and record, to tell which writes a removal had seen.
-  var writesByRecord: [[RecordRef: [Int]]] = []
+  var writesByRecord: [[RecordKey: [Int]]] = []
   var removals: [LoggedRemoval] = []
   /// Indices into `writes` of writes lost with a device's unsynced state when it was restored
   /// from an old backup: legitimately lost, so they may be absent at the end.
@@ -60,7 +60,7 @@ public struct Simulation: Sendable {
   struct TraceEvent: Sendable {
     let step: Int
     let device: Int?
-    let records: [RecordRef]
+    let records: [RecordKey]
     let text: String
   }
 
@@ -144,7 +144,7 @@ public struct Simulation: Sendable {
     deliverMessagesDue()
   }
 
-  mutating func record(_ text: String, device: Int? = nil, records: [RecordRef] = []) {
+  mutating func record(_ text: String, device: Int? = nil, records: [RecordKey] = []) {
     events.append(TraceEvent(step: step, device: device, records: records, text: text))
   }
 

@@ -1,50 +1,66 @@
 import ForagerSync
 import SemanticCRDT
 
-/// A record of a household, by the key its map holds it under.
-enum RecordRef: Hashable, Sendable, CustomStringConvertible {
-  case category(CategoryKey)
-  case ingredient(IngredientKey)
-  case recipe(RecipeID)
-  case list(WeeklyListID)
-  case item(GroceryItemID)
-  case plan(MealPlanID)
-  case meal(SlotKey)
-  case member(MemberID)
+/// A last-writer-wins field that the workload writes. Every write of one is logged, a
+/// creation's included: a keyed record (a category, a template) and an imported one (under its
+/// legacy id) may be created on several devices at once, and an edit lost in a crash leaves
+/// the creation's value.
+enum FieldRef: Hashable, Sendable, CustomStringConvertible {
+  case categoryName(CategoryKey)
+  case categoryOrder(CategoryKey)
+  case templateName(IngredientKey)
+  case templateCategory(IngredientKey)
+  case staple(IngredientKey)
+  case recipeTitle(RecipeID)
+  case recipeLines(RecipeID)
+  case listName(WeeklyListID)
+  case planName(MealPlanID)
+  case itemText(GroceryItemID)
+  case itemCategory(GroceryItemID)
+  case checked(GroceryItemID)
+  case scope(RecordKey)
+
+  var record: RecordKey {
+    switch self {
+    case .categoryName(let key), .categoryOrder(let key): .category(key)
+    case .templateName(let key), .templateCategory(let key), .staple(let key): .ingredient(key)
+    case .recipeTitle(let id), .recipeLines(let id): .recipe(id)
+    case .listName(let id): .list(id)
+    case .planName(let id): .plan(id)
+    case .itemText(let id), .itemCategory(let id), .checked(let id): .item(id)
+    case .scope(let record): record
+    }
+  }
 
   var description: String {
-    switch self {
-    case .category(let key): "category \(key.rawValue.debugDescription)"
-    case .ingredient(let key): "template \(key.rawValue.debugDescription)"
-    case .recipe(let id): "recipe \(id.uuid.uuidString.prefix(8))"
-    case .list(let id): "list \(id.uuid.uuidString.prefix(8))"
-    case .item(let id): "item \(id.uuid.uuidString.prefix(8))"
-    case .plan(let id): "plan \(id.uuid.uuidString.prefix(8))"
-    case .meal(let slot): "slot \(slot.rawValue)"
-    case .member(let id): "member \(id.uuid.uuidString.prefix(8))"
-    }
+    let field =
+      switch self {
+      case .categoryName, .templateName, .listName, .planName: "name"
+      case .categoryOrder: "sort order"
+      case .templateCategory, .itemCategory: "category"
+      case .staple: "staple flag"
+      case .recipeTitle: "title"
+      case .recipeLines: "ingredient lines"
+      case .itemText: "text"
+      case .checked: "checked flag"
+      case .scope: "sharing scope"
+      }
+    return "\(field) of \(record)"
   }
 }
 
-/// A last-writer-wins field that the workload writes.
-enum FieldRef: Hashable, Sendable, CustomStringConvertible {
-  case categoryName(CategoryKey)
-  case staple(IngredientKey)
-  case checked(GroceryItemID)
-
-  var record: RecordRef {
-    switch self {
-    case .categoryName(let key): .category(key)
-    case .staple(let key): .ingredient(key)
-    case .checked(let id): .item(id)
-    }
-  }
-
-  var description: String {
-    switch self {
-    case .categoryName: "name of \(record)"
-    case .staple: "staple flag of \(record)"
-    case .checked: "checked flag of \(record)"
+extension FieldRef {
+  /// The fields of `record` that the workload logs: what creating it writes.
+  static func fields(of record: RecordKey) -> [FieldRef] {
+    switch record {
+    case .member, .meal: []
+    case .category(let key): [.categoryName(key), .categoryOrder(key), .scope(record)]
+    case .ingredient(let key):
+      [.templateName(key), .templateCategory(key), .staple(key), .scope(record)]
+    case .recipe(let id): [.recipeTitle(id), .recipeLines(id), .scope(record)]
+    case .list(let id): [.listName(id), .scope(record)]
+    case .plan(let id): [.planName(id), .scope(record)]
+    case .item(let id): [.itemText(id), .itemCategory(id), .checked(id), .scope(record)]
     }
   }
 }
@@ -54,7 +70,7 @@ enum CounterRef: Hashable, Sendable, CustomStringConvertible {
   case ingredientUses(IngredientKey)
   case recipeUses(RecipeID)
 
-  var record: RecordRef {
+  var record: RecordKey {
     switch self {
     case .ingredientUses(let key): .ingredient(key)
     case .recipeUses(let id): .recipe(id)
@@ -85,7 +101,7 @@ struct LoggedWrite: Sendable {
   let device: Int
   let step: Int
   let operation: String
-  let record: RecordRef
+  let record: RecordKey
   /// The dot the write added to the record's map.
   let dot: Dot
   let effect: WriteEffect
@@ -97,14 +113,14 @@ struct LoggedRemoval: Sendable {
   let device: Int
   let step: Int
   let operation: String
-  let record: RecordRef
+  let record: RecordKey
   /// The logged writes of the record that the removal had seen (and so removed).
   let seen: Set<Dot>
 }
 
 extension HouseholdState {
   /// Whether `record` is present.
-  func contains(_ record: RecordRef) -> Bool {
+  func contains(_ record: RecordKey) -> Bool {
     switch record {
     case .category(let key): categories.contains(key)
     case .ingredient(let key): ingredients.contains(key)
@@ -118,7 +134,7 @@ extension HouseholdState {
   }
 
   /// The causal context of the map that holds `record`.
-  func context(of record: RecordRef) -> CausalContext {
+  func context(of record: RecordKey) -> CausalContext {
     switch record {
     case .category: categories.context
     case .ingredient: ingredients.context
@@ -132,7 +148,7 @@ extension HouseholdState {
   }
 
   /// The newest surviving write of `replica` to `record`.
-  func newestDot(of record: RecordRef, by replica: ReplicaID) -> Dot? {
+  func newestDot(of record: RecordKey, by replica: ReplicaID) -> Dot? {
     switch record {
     case .category(let key): categories.newestDot(of: key, by: replica)
     case .ingredient(let key): ingredients.newestDot(of: key, by: replica)
@@ -146,19 +162,44 @@ extension HouseholdState {
   }
 
   /// Whether this state has seen the write `dot` to `record`'s map.
-  func hasSeen(_ dot: Dot, of record: RecordRef) -> Bool {
+  func hasSeen(_ dot: Dot, of record: RecordKey) -> Bool {
     context(of: record).contains(dot)
   }
 
   /// The field's current stamp and value, or `nil` when its record is absent.
   func field(_ field: FieldRef) -> (stamp: HybridTimestamp, value: String)? {
-    switch field {
-    case .categoryName(let key):
-      categories[key].map { ($0.name.timestamp, $0.name.value) }
-    case .staple(let key):
-      ingredients[key].map { ($0.staple.timestamp, String($0.staple.value)) }
-    case .checked(let id):
-      items[id].map { ($0.checked.timestamp, String($0.checked.value)) }
+    func read<Value>(_ register: LWWRegister<Value>?) -> (stamp: HybridTimestamp, value: String)? {
+      register.map { ($0.timestamp, String(describing: $0.value)) }
+    }
+    return switch field {
+    case .categoryName(let key): read(categories[key]?.name)
+    case .categoryOrder(let key): read(categories[key]?.order)
+    case .templateName(let key): read(ingredients[key]?.name)
+    case .templateCategory(let key): read(ingredients[key]?.category)
+    case .staple(let key): read(ingredients[key]?.staple)
+    case .recipeTitle(let id): read(recipes[id]?.title)
+    case .recipeLines(let id): read(recipes[id]?.lines)
+    case .listName(let id): read(lists[id]?.name)
+    case .planName(let id): read(plans[id]?.name)
+    case .itemText(let id): read(items[id]?.text)
+    case .itemCategory(let id): read(items[id]?.category)
+    case .checked(let id): read(items[id]?.checked)
+    case .scope(let record): read(scope(of: record))
+    }
+  }
+
+  /// The sharing-scope register of `record`, or `nil` when it is absent (or a member, whose
+  /// scope is the household's).
+  func scope(of record: RecordKey) -> LWWRegister<SharingScope>? {
+    switch record {
+    case .member: nil
+    case .category(let key): categories[key]?.scope
+    case .ingredient(let key): ingredients[key]?.scope
+    case .recipe(let id): recipes[id]?.scope
+    case .list(let id): lists[id]?.scope
+    case .item(let id): items[id]?.scope
+    case .plan(let id): plans[id]?.scope
+    case .meal(let slot): meals[slot]?.scope
     }
   }
 

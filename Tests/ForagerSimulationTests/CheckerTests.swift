@@ -49,14 +49,15 @@ import Testing
   /// that knowledge deleted the record everywhere, though it had been created and synced long
   /// before. Deltas now name the incarnation they were computed for, and a restarted device
   /// discards those meant for an earlier one. The workload has changed since (slots cleared
-  /// and reassigned, categories moved); the replay is now seed 8 cut at 53 steps, where the
-  /// fault deletes a recipe that a planned meal still names.
+  /// and reassigned, categories moved, records edited and deleted); the replay is now seed 8
+  /// cut at 193 steps, where the fault deletes a template that an item still names (a planned
+  /// meal may name a deleted recipe now, so that no longer shows it).
   static var restoredDeviceCase: SimulationConfiguration {
     var configuration = SimulationConfiguration(seed: 8)
     configuration.steps = 3_000
     configuration.crashRate = 0.02
     configuration.amnesiaRate = 1
-    configuration.stopAfter = 53
+    configuration.stopAfter = 193
     return configuration
   }
 

@@ -389,13 +389,15 @@ enum HouseholdModel: CRDTModel {
           try device.assignRecipe(
             known[index % known.count], to: slot, in: plan(of: slot), replacing: true)
         }
-      case .clearSlot(let slot): try device.clearSlot(slot)
+      case .clearSlot(let slot): try clear(slot, on: &device)
       case .reassign(let index, let slot):
-        try device.clearSlot(slot)
+        try clear(slot, on: &device)
         try performChecked(.assign(recipeIndex: index, slot: slot), on: &device)
       case .createList(let id): try device.createWeeklyList(name: "List", id: id)
       case .createPlan(let id): try device.createMealPlan(name: "Plan", id: id)
-      case .deletePlan(let id): try device.deleteMealPlan(id)
+      case .deletePlan(let id):
+        try refusingUnknown(.unknownMealPlan(id), on: &device, if: !device.state.plans.contains(id))
+        { device throws(HouseholdError) in try device.deleteMealPlan(id) }
       // Other tests drive these operations on states without an owner: only an owner acts.
       case .addGuest(let id):
         if device.owner == member { try device.addMember(id, name: "Guest") }
@@ -416,7 +418,10 @@ enum HouseholdModel: CRDTModel {
           }
         }
       case .addItem(let text, let list, let id): try device.addItem(text, to: list, id: id)
-      case .deleteList(let id): try device.deleteWeeklyList(id)
+      case .deleteList(let id):
+        try refusingUnknown(.unknownList(id), on: &device, if: !device.state.lists.contains(id)) {
+          device throws(HouseholdError) in try device.deleteWeeklyList(id)
+        }
       case .setStaple(let name, let isStaple): try device.setStaple(isStaple, ingredient: name)
       case .shelve(let name, let index):
         let keys = device.categories().map(\.key).sorted()
@@ -430,16 +435,20 @@ enum HouseholdModel: CRDTModel {
         guard !known.isEmpty, device.mealPlans().contains(where: { $0.id == plan(of: slot) })
         else { break }
         let recipe = known[index % known.count]
-        let outcome = try device.assignRecipe(
-          recipe, to: slot, in: plan(of: slot), replacing: false)
-        let meal = device.plannedMeal(slot)
-        let expected: SlotAssignment =
-          if let occupant = meal?.recipe, occupant != recipe { .occupied(slot, by: occupant) } else
-          {
-            .assigned(slot)
+        let occupant = device.plannedMeal(slot)?.recipe
+        let before = device.state
+        do {
+          try device.assignRecipe(recipe, to: slot, in: plan(of: slot), replacing: false)
+          if let occupant, occupant != recipe {
+            fatalError("\(operation) replaced \(occupant) in an occupied slot")
           }
-        if outcome != expected || (outcome == .assigned(slot) && meal?.conflictingRecipes != []) {
-          fatalError("\(operation) gave \(outcome); the slot shows \(String(describing: meal))")
+          if device.plannedMeal(slot)?.conflictingRecipes != [] {
+            fatalError("\(operation) left the slot conflicted")
+          }
+        } catch {
+          guard case .slotOccupied(slot, let shown, _) = error, shown == occupant,
+            occupant != recipe, device.state == before
+          else { throw error }
         }
       case .importLegacy:
         do {
@@ -450,6 +459,32 @@ enum HouseholdModel: CRDTModel {
         }
       case .dissolve:
         if device.owner == member { try device.dissolve() }
+      }
+    }
+  }
+
+  /// Clears `slot`: a slot that holds no meal must be refused with nothing changed.
+  static func clear(_ slot: SlotKey, on device: inout HouseholdReplica) throws(HouseholdError) {
+    try refusingUnknown(.emptySlot(slot), on: &device, if: !device.state.meals.contains(slot)) {
+      device throws(HouseholdError) in try device.clearSlot(slot)
+    }
+  }
+
+  /// Performs `change`, which must be refused with `refusal` and change nothing when `unknown`
+  /// (the record it names does not exist on the device).
+  static func refusingUnknown(
+    _ refusal: HouseholdError, on device: inout HouseholdReplica, if unknown: Bool,
+    _ change: (inout HouseholdReplica) throws(HouseholdError) -> Void
+  ) throws(HouseholdError) {
+    guard unknown else { return try change(&device) }
+    let before = device.state
+    do {
+      try change(&device)
+      fatalError("a change of an unknown record was not refused with \(refusal)")
+    } catch {
+      if case .householdDissolved = error { throw error }
+      guard error == refusal, device.state == before else {
+        fatalError("a change of an unknown record was refused with \(error), not \(refusal)")
       }
     }
   }

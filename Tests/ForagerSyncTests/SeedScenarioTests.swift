@@ -99,10 +99,15 @@ struct SeedScenarioTests {
     let waffles = try tablet.addRecipe(title: "Waffles").recipe.id
     let tuesday = SlotKey(
       day: try #require(CalendarDay(year: 2024, month: 12, day: 10)), mealType: .breakfast)
-    #expect(try phone.assignRecipe(pancakes, to: tuesday) == .assigned(tuesday))
-    #expect(try tablet.assignRecipe(waffles, to: tuesday) == .assigned(tuesday))
+    #expect(try phone.assignRecipe(pancakes, to: tuesday).recipe == pancakes)
+    #expect(try tablet.assignRecipe(waffles, to: tuesday).recipe == waffles)
     let frenchToast = try phone.addRecipe(title: "French Toast").recipe.id
-    #expect(try phone.assignRecipe(frenchToast, to: tuesday) == .occupied(tuesday, by: pancakes))
+    // A bare call cannot overwrite the slot: it throws, naming the recipe in it.
+    let before = phone.state
+    #expect(throws: HouseholdError.slotOccupied(tuesday, by: pancakes, title: "Pancakes")) {
+      try phone.assignRecipe(frenchToast, to: tuesday)
+    }
+    #expect(phone.state == before)
     #expect(throws: HouseholdError.unknownRecipe(waffles)) {
       try phone.assignRecipe(waffles, to: tuesday)
     }
@@ -117,7 +122,7 @@ struct SeedScenarioTests {
     }
     report = try phone.merge(tablet.state)
     #expect(report.newConflicts == [tuesday])
-    #expect(try phone.assignRecipe(pancakes, to: tuesday, replacing: true) == .assigned(tuesday))
+    #expect(try phone.assignRecipe(pancakes, to: tuesday, replacing: true).recipe == pancakes)
     #expect(phone.plannedMeal(tuesday)?.conflictingRecipes == [])
     try tablet.merge(phone.state)
     #expect(tablet.plannedMeal(tuesday)?.recipe == pancakes)

@@ -23,6 +23,24 @@ public enum HouseholdError: Error, Hashable, Sendable {
   case unknownList(WeeklyListID)
   /// No meal plan has this id (or it was deleted).
   case unknownMealPlan(MealPlanID)
+  /// No grocery item has this id (or it, or its list, was deleted).
+  case unknownItem(GroceryItemID)
+  /// No ingredient template has this canonical name.
+  case unknownIngredient(IngredientKey)
+  /// The slot shows another recipe; nothing was changed. Carries the slot, the recipe in it
+  /// and that recipe's title. Assign with `replacing: true` to replace it.
+  case slotOccupied(SlotKey, by: RecipeID, title: String)
+  /// The slot shows no meal, so there is nothing to clear.
+  case emptySlot(SlotKey)
+  /// A template's display name may change its spelling, not the ingredient: the new name's
+  /// canonical name (`becomes`) differs from the template's key. A different ingredient is a
+  /// different template.
+  case ingredientRenameChangesKey(name: String, key: IngredientKey, becomes: IngredientKey)
+  /// Only the record's owner (the member who created it) or the household's owner may change
+  /// who sees it.
+  case notRecordOwner(member: MemberID, record: RecordKey)
+  /// A member is always seen by the whole household: its sharing scope cannot change.
+  case fixedSharingScope(RecordKey)
   /// A name that shows nothing (empty, or only white space, control or format characters)
   /// cannot name a record: its key would be empty. Carries the name as given.
   case blankName(String)
@@ -70,6 +88,16 @@ extension HouseholdError: CustomStringConvertible {
     case .unknownRecipe(let id): "No recipe \(id)"
     case .unknownList(let id): "No weekly list \(id)"
     case .unknownMealPlan(let id): "No meal plan \(id)"
+    case .unknownItem(let id): "No grocery item \(id)"
+    case .unknownIngredient(let key): "No ingredient \(quotedForMessage(key.rawValue))"
+    case .slotOccupied(let slot, let recipe, let title):
+      "Slot \(slot) holds recipe \(quotedForMessage(title)) (\(recipe)); assign with replacing: true to replace it"
+    case .emptySlot(let slot): "Slot \(slot) holds no meal"
+    case .ingredientRenameChangesKey(let name, let key, let becomes):
+      "Cannot rename ingredient \(quotedForMessage(key.rawValue)) to \(quotedForMessage(name)): that is ingredient \(quotedForMessage(becomes.rawValue))"
+    case .notRecordOwner(let member, let record):
+      "Member \(member) neither created \(record) nor owns the household, and cannot change who sees it"
+    case .fixedSharingScope(let record): "The sharing scope of \(record) cannot change"
     case .blankName(let name):
       "A name must have a visible character; \(quotedForMessage(name)) has none"
     case .unknownCategory(let key): "No category \(quotedForMessage(key.rawValue))"

@@ -63,17 +63,21 @@ package struct HouseholdMap<Record: MappedRecord> {
   package let records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>
   /// Where its version is in a ``HouseholdVersion``.
   package let version: WritableKeyPath<HouseholdVersion, VersionVector>
+  /// Names one of its records among all the household's.
+  package let recordKey: @Sendable (Record.Key) -> RecordKey
 
   init(
     _ field: HouseholdState.CodingKeys, _ singular: String, _ plural: String,
     _ records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>,
-    _ version: WritableKeyPath<HouseholdVersion, VersionVector>
+    _ version: WritableKeyPath<HouseholdVersion, VersionVector>,
+    _ recordKey: @escaping @Sendable (Record.Key) -> RecordKey
   ) {
     self.field = field
     self.singular = singular
     self.plural = plural
     self.records = records
     self.version = version
+    self.recordKey = recordKey
   }
 }
 
@@ -96,16 +100,22 @@ extension HouseholdState {
   /// The owner and dissolved registers and the category moves are not records and are not
   /// listed: each operation handles them itself.
   package static func forEachMap<Visitor: HouseholdMapVisitor>(_ visitor: inout Visitor) {
-    visitor.visit(HouseholdMap(.members, "member", "members", \.members, \.members))
     visitor.visit(
-      HouseholdMap(.categories, "category", "categories", \.categories, \.categories))
+      HouseholdMap(.members, "member", "members", \.members, \.members, RecordKey.member))
     visitor.visit(
-      HouseholdMap(.ingredients, "template", "templates", \.ingredients, \.ingredients))
-    visitor.visit(HouseholdMap(.recipes, "recipe", "recipes", \.recipes, \.recipes))
-    visitor.visit(HouseholdMap(.lists, "list", "lists", \.lists, \.lists))
-    visitor.visit(HouseholdMap(.items, "item", "items", \.items, \.items))
-    visitor.visit(HouseholdMap(.plans, "plan", "plans", \.plans, \.plans))
-    visitor.visit(HouseholdMap(.meals, "planned meal", "planned meals", \.meals, \.meals))
+      HouseholdMap(
+        .categories, "category", "categories", \.categories, \.categories, RecordKey.category))
+    visitor.visit(
+      HouseholdMap(
+        .ingredients, "template", "templates", \.ingredients, \.ingredients, RecordKey.ingredient))
+    visitor.visit(
+      HouseholdMap(.recipes, "recipe", "recipes", \.recipes, \.recipes, RecordKey.recipe))
+    visitor.visit(HouseholdMap(.lists, "list", "lists", \.lists, \.lists, RecordKey.list))
+    visitor.visit(HouseholdMap(.items, "item", "items", \.items, \.items, RecordKey.item))
+    visitor.visit(HouseholdMap(.plans, "plan", "plans", \.plans, \.plans, RecordKey.plan))
+    visitor.visit(
+      HouseholdMap(
+        .meals, "planned meal", "planned meals", \.meals, \.meals, RecordKey.meal))
   }
 }
 
@@ -141,21 +151,13 @@ extension IngredientTemplate: MappedRecord {
   package static func note(
     _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
   ) {
-    changes.note(key, change, in: \.ingredients) {
-      $0.key != $1.key || $0.categoryKey != $1.categoryKey
-    }
+    changes.note(key, change, in: \.ingredients) { $0.key != $1.key }
+    changes.noteRemoval(change)
   }
 }
 
 extension Recipe: MappedRecord {
   package typealias Key = RecipeID
-
-  /// Planned meals refer to recipes: removing one may leave a reference dangling.
-  package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
-  ) {
-    changes.noteRemoval(change)
-  }
 }
 
 extension NamedContainer: MappedRecord {
@@ -168,9 +170,7 @@ extension GroceryListItem: MappedRecord {
   package static func note(
     _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
   ) {
-    changes.note(key, change, in: \.items) {
-      $0.templateKey != $1.templateKey || $0.categoryKey != $1.categoryKey
-    }
+    changes.note(key, change, in: \.items) { $0.templateKey != $1.templateKey }
   }
 }
 
@@ -192,9 +192,7 @@ extension PlannedMeal: MappedRecord {
   package static func note(
     _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
   ) {
-    changes.note(key, change, in: \.meals) {
-      $0.slot != $1.slot || $0.assignment != $1.assignment
-    }
+    changes.note(key, change, in: \.meals) { $0.slot != $1.slot }
   }
 
   /// Kept with the winning recipe only, on the archive's dots (see ``rewritten(at:)``).

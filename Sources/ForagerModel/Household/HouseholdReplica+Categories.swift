@@ -98,9 +98,8 @@ extension HouseholdReplica {
   {
     try requireOpen()
     try requireVisible(displayName)
-    guard let current = state.resolvedCategory(key), var record = state.categories[current] else {
-      throw .unknownCategory(key)
-    }
+    let current = try liveCategory(key)
+    guard var record = state.categories[current] else { throw .unknownCategory(key) }
     let target = CategoryKey(normalizing: displayName, version: state.normalizerVersion)
     let stamp = clock.tick()
     guard target != current else {
@@ -119,69 +118,71 @@ extension HouseholdReplica {
 }
 
 extension HouseholdReplica {
-  /// The ingredient template for `name`'s canonical name, created if absent. A recipe line
-  /// ("2 cups Fresh Basil") and a typed name ("basil") find the same template.
+  /// Moves a category to `sortOrder` among the others; the last write wins.
   ///
-  /// - Parameters:
-  ///   - name: An ingredient as written; its ``IngredientKey`` identifies the template.
-  ///   - category: Where a new template is shelved; ignored for an existing one.
-  /// - Returns: The template, and whether this call created it.
-  /// - Throws: ``HouseholdError/blankName(_:)`` for a name that shows nothing,
-  ///   ``HouseholdError/unknownCategory(_:)`` for a category that does not exist.
-  /// - Complexity: O(1): one hash lookup, plus one insert when absent.
-  @discardableResult
-  public mutating func getOrCreateIngredient(named name: String, category: CategoryKey? = nil)
-    throws(HouseholdError) -> (template: IngredientTemplate, created: Bool)
+  /// - Throws: ``HouseholdError/unknownCategory(_:)`` when no category has (or had) `key`.
+  /// - Complexity: O(1) hash lookups.
+  public mutating func setSortOrder(_ sortOrder: Int, ofCategory key: CategoryKey)
+    throws(HouseholdError)
   {
-    try requireOpen()
-    try requireVisible(name)
-    let key = IngredientKey(normalizing: name, version: state.normalizerVersion)
-    if let existing = state.ingredients[key] { return (existing, false) }
-    var shelf: CategoryKey?
-    if let category {
-      guard let resolved = state.resolvedCategory(category) else {
-        throw .unknownCategory(category)
-      }
-      shelf = resolved
-    }
-    let template = IngredientTemplate(
-      key: key, displayName: key.rawValue, category: shelf, creation: creation())
-    state.ingredients.set(key, to: template, by: replicaID)
-    return (template, true)
-  }
-
-  /// The template for `name`'s canonical name, if any.
-  ///
-  /// - Complexity: O(*n*) in the length of the name, then O(1).
-  public func ingredient(named name: String) -> IngredientTemplate? {
-    state.ingredients[IngredientKey(normalizing: name, version: state.normalizerVersion)]
-  }
-
-  /// The template with `key`, if any.
-  public func ingredient(_ key: IngredientKey) -> IngredientTemplate? { state.ingredients[key] }
-
-  /// Every template, by display name then key.
-  public func ingredients() -> [IngredientTemplate] {
-    state.ingredients.values.sorted {
-      ($0.displayName, $0.key) < ($1.displayName, $1.key)
-    }
-  }
-
-  /// Counts one use of the template (creating it if absent). Uses on every device add up.
-  @discardableResult
-  public mutating func recordUse(ofIngredient name: String) throws(HouseholdError)
-    -> IngredientTemplate
-  {
-    let key = try getOrCreateIngredient(named: name).template.key
-    let replica = replicaID
-    edit(\.ingredients, key) { $0.uses.increment(replica: replica) }
-    return state.ingredients[key]!
-  }
-
-  /// Marks a template as a staple (or not); last write wins.
-  public mutating func setStaple(_ isStaple: Bool, ingredient name: String) throws(HouseholdError) {
-    let key = try getOrCreateIngredient(named: name).template.key
+    let current = try liveCategory(key)
     let stamp = clock.tick()
-    edit(\.ingredients, key) { $0.staple.assign(isStaple, at: stamp) }
+    edit(\.categories, current) { $0.order.assign(sortOrder, at: stamp) }
+  }
+
+  /// Puts categories in the order given: the first gets sort order 0, the next 1, and so on.
+  /// Categories not listed keep theirs. Each position is a last-writer-wins write, so two
+  /// devices reordering offline converge on, per category, the later of the two positions.
+  ///
+  /// - Throws: ``HouseholdError/unknownCategory(_:)`` for the first key no category has (or
+  ///   had); nothing changes then.
+  /// - Complexity: O(*k*) hash lookups for *k* keys.
+  public mutating func reorderCategories(_ keys: [CategoryKey]) throws(HouseholdError) {
+    var current: [CategoryKey] = []
+    for key in keys { current.append(try liveCategory(key)) }
+    let stamp = clock.tick()
+    for (order, key) in current.enumerated() {
+      edit(\.categories, key) { $0.order.assign(order, at: stamp) }
+    }
+  }
+
+  /// Deletes a category. The templates and items shelved in it become uncategorized: each is
+  /// written `nil` now, and a reference another device writes concurrently (shelving a
+  /// template in the category before it merges this deletion) resolves to no category when
+  /// read, on every device alike. A category created again under the same name later is a new
+  /// category, and references that were never cleared lead to it.
+  ///
+  /// - Throws: ``HouseholdError/unknownCategory(_:)`` when no category has (or had) `key`.
+  /// - Complexity: O(*t* + *i*) over all templates and items.
+  public mutating func deleteCategory(_ key: CategoryKey) throws(HouseholdError) {
+    let current = try liveCategory(key)
+    let stamp = clock.tick()
+    let templates = state.ingredients.keys.filter {
+      state.ingredients[$0]?.categoryKey.flatMap(state.resolvedCategory) == current
+    }
+    let items = state.items.keys.filter {
+      state.items[$0]?.categoryKey.flatMap(state.resolvedCategory) == current
+    }
+    state.categories.remove(current)
+    for template in templates {
+      edit(\.ingredients, template) { $0.category.assign(nil, at: stamp) }
+    }
+    for item in items {
+      edit(\.items, item) { $0.category.assign(nil, at: stamp) }
+    }
+  }
+
+  /// The key the live category `key` leads to, for an edit of it.
+  func liveCategory(_ key: CategoryKey) throws(HouseholdError) -> CategoryKey {
+    try requireOpen()
+    guard let current = state.resolvedCategory(key) else { throw .unknownCategory(key) }
+    return current
+  }
+
+  /// The live key `category` leads to, or `nil` for none; throws for a category that does not
+  /// exist.
+  func liveCategory(orNone category: CategoryKey?) throws(HouseholdError) -> CategoryKey? {
+    guard let category else { return nil }
+    return try liveCategory(category)
   }
 }

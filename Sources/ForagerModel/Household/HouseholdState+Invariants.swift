@@ -26,9 +26,13 @@ extension HouseholdState {
 
   /// Broken invariants; empty when the state is sound. Above all: **no semantic key has two
   /// records** — no two categories whose names normalize to one key, no template whose key is
-  /// not its own canonical name, no slot stored under another slot's key — and **no reference
-  /// dangles**: an item's template, a template's or item's category (through renames), a
-  /// planned meal's recipes.
+  /// not its own canonical name, no slot stored under another slot's key — and **no item names
+  /// a template that does not exist**.
+  ///
+  /// References to records a person may delete are not invariants: a category deleted on one
+  /// device while another shelves a template in it, or a recipe deleted while another device
+  /// plans it, leave references that reads resolve (the template is uncategorized, the
+  /// assignment is hidden), the same on every device.
   package func invariantViolations() -> [String] {
     struct Structure: HouseholdMapVisitor {
       let state: HouseholdState
@@ -68,17 +72,17 @@ package struct HouseholdChanges {
   var ingredients: [IngredientKey] = []
   var items: [GroceryItemID] = []
   var meals: [SlotKey] = []
-  /// Whether the merge removed a category, template or recipe, or changed a move: a record it
-  /// did not touch may now refer to nothing.
+  /// Whether the merge removed a template: an item it did not touch may now name nothing.
   var referencesMayDangle = false
 
   /// Notes a key the merge changed, unless what the invariants read of its record (its key,
-  /// name and references) is as it was before: `differ` compares that.
+  /// name and references) is as it was before: `differ` compares that. A removal is not noted:
+  /// a key that is gone breaks no rule of its own.
   package mutating func note<Key, Value>(
     _ key: Key, _ change: ORMap<Key, Value>.Change,
     in keys: WritableKeyPath<HouseholdChanges, [Key]>, differ: (Value, Value) -> Bool
   ) {
-    guard let after = change.after else { return noteRemoval(change) }
+    guard let after = change.after else { return }
     if let before = change.before, !differ(before, after) { return }
     self[keyPath: keys].append(key)
   }
@@ -91,11 +95,11 @@ package struct HouseholdChanges {
 
 extension HouseholdState {
   /// The model's invariants for a merge that made `changes` to a state that was sound before
-  /// it: the records it changed, and every reference when it removed something referred to.
+  /// it: the records it changed, and every item's template when it removed a template.
   ///
   /// - Complexity: O(*c*) for *c* changed records, normalizing the names of changed categories
-  ///   and templates; plus O(*n*) hash lookups over all references when the merge removed a
-  ///   category, template or recipe, or changed a move.
+  ///   and templates; plus O(*i*) hash lookups over all items when the merge removed a
+  ///   template.
   func modelViolations(after changes: HouseholdChanges) -> [String] {
     var problems: [String] = []
     // Categories whose names normalize to a key other than their own, by that key. One named
@@ -121,27 +125,13 @@ extension HouseholdState {
         problems.append("template key \(key) is not its own canonical name")
       }
     }
-    // References: of every record when a category, template, recipe or move changed.
-    let everyRecord = changes.referencesMayDangle
-    ingredients.forEachValue(of: everyRecord ? nil : changes.ingredients) { key, template in
-      if let category = template.categoryKey, resolvedCategory(category) == nil {
-        problems.append("template \(key) names category \(category), which does not exist")
-      }
+    for slot in changes.meals where meals[slot]!.slot != slot {
+      problems.append("planned meal \(meals[slot]!.slot) stored under \(slot)")
     }
-    meals.forEachValue(of: everyRecord ? nil : changes.meals) { slot, meal in
-      if meal.slot != slot { problems.append("planned meal \(meal.slot) stored under \(slot)") }
-      meal.assignment.forEachWrite { write in
-        if !recipes.contains(write.value) {
-          problems.append("planned meal \(slot) names recipe \(write.value), which does not exist")
-        }
-      }
-    }
-    items.forEachValue(of: everyRecord ? nil : changes.items) { id, item in
+    // Items' templates: of every item when a template was removed.
+    items.forEachValue(of: changes.referencesMayDangle ? nil : changes.items) { id, item in
       if !ingredients.contains(item.templateKey) {
         problems.append("item \(id) names template \(item.templateKey), which does not exist")
-      }
-      if let category = item.categoryKey, resolvedCategory(category) == nil {
-        problems.append("item \(id) names category \(category), which does not exist")
       }
     }
     return problems

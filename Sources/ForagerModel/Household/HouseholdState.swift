@@ -140,11 +140,7 @@ extension HouseholdState: Mergeable {
     Self.forEachMap(&merge)
     (self, report, changes, removed) = (merge.state, merge.report, merge.changes, merge.removed)
     mergeRegisters(of: other)
-    if let theirs = other.categoryMoves {
-      let before = moves
-      moves.merge(theirs)
-      if moves != before { changes.referencesMayDangle = true }
-    }
+    if let theirs = other.categoryMoves { moves.merge(theirs) }
     removed.keepCategories(except: moves)
     report.newConflicts.sort()
   }

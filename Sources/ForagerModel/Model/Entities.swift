@@ -34,6 +34,8 @@ public struct Category: HouseholdRecord {
 
   /// The name as a person wrote it; the last write wins.
   public var displayName: String { name.value }
+  /// The semantic key by the name the app's design gives it: the display name normalized.
+  public var normalizedName: CategoryKey { key }
   /// Position in lists; categories sort by this, then display name.
   public var sortOrder: Int { order.value }
   public var sharingScope: SharingScope { scope.value }
@@ -67,6 +69,8 @@ public struct IngredientTemplate: HouseholdRecord {
   }
 
   public var displayName: String { name.value }
+  /// The semantic key by the name the app's design gives it: the ingredient's canonical name.
+  public var canonicalName: IngredientKey { key }
   /// Whether the household keeps it stocked; last write wins.
   public var isStaple: Bool { staple.value }
   /// The category it is shelved under, by key.
@@ -219,6 +223,8 @@ public struct PlannedMeal: HouseholdRecord {
   /// Recipes assigned concurrently and not yet resolved; empty when there is no conflict.
   public var conflictingRecipes: [RecipeID] { assignment.conflicts }
   public var mealPlanID: MealPlanID? { plan.value }
+  /// The semantic key by the name the app's design gives it: the day and meal type.
+  public var slotKey: SlotKey { slot }
   public var displayName: String { slot.rawValue }
   public var sharingScope: SharingScope { scope.value }
 

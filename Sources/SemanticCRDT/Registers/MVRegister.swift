@@ -94,6 +94,20 @@ public struct MVRegister<Value: Equatable> {
         Write(value: value, timestamp: timestamp), for: SingleKey(), by: timestamp.replica))
   }
 
+  /// The register with only the writes whose value satisfies `isIncluded`, for reading: a
+  /// view that hides writes naming something gone (a planned meal's deleted recipe). Its
+  /// context is unchanged, so it is never a state to merge or store.
+  ///
+  /// - Complexity: O(*s*) for *s* siblings.
+  package func keepingWrites(where isIncluded: (Value) -> Bool) -> MVRegister {
+    guard let siblings = kernel.entries[SingleKey()] else { return self }
+    let kept = siblings.elements.filter { isIncluded($0.value.value) }
+    guard kept.count < siblings.count else { return self }
+    var entries: [SingleKey: DotSiblings<Write>] = [:]
+    entries[SingleKey()] = DotSiblings(sorted: kept)
+    return MVRegister(kernel: DotKernel(entries: entries, context: kernel.context))
+  }
+
   /// Clears the register as this replica has seen it; a concurrent write elsewhere survives.
   ///
   /// - Returns: The delta of this change.
