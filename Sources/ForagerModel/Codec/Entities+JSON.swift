@@ -4,7 +4,7 @@ import SemanticCRDTJSON
 // The fast codec's conformances for the records and the household state, keys in ascending
 // order as `JSONEncoder` with `.sortedKeys` writes the synthesized conformances.
 
-extension Category: JSONCodable {
+extension GroceryCategory: JSONCodable {
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("creation", creation)
@@ -281,7 +281,7 @@ extension HouseholdState: JSONCodable {
     var owner: LWWRegister<MemberID?>?
     var dissolved: LWWRegister<Bool>?
     var members: ORMap<MemberID, Member>?
-    var categories: ORMap<CategoryKey, Category>?
+    var categories: ORMap<CategoryKey, GroceryCategory>?
     var ingredients: ORMap<IngredientKey, IngredientTemplate>?
     var recipes: ORMap<RecipeID, Recipe>?
     var lists: ORMap<WeeklyListID, WeeklyList>?
@@ -322,7 +322,7 @@ extension HouseholdState: JSONCodable {
   }
 }
 
-extension Category { static let fields = JSONFields<CodingKeys>() }
+extension GroceryCategory { static let fields = JSONFields<CodingKeys>() }
 extension IngredientTemplate { static let fields = JSONFields<CodingKeys>() }
 extension Recipe { static let fields = JSONFields<CodingKeys>() }
 extension GroceryListItem { static let fields = JSONFields<CodingKeys>() }

@@ -125,7 +125,7 @@ extension Member: MappedRecord {
   package typealias Key = MemberID
 }
 
-extension Category: MappedRecord {
+extension GroceryCategory: MappedRecord {
   package typealias Key = CategoryKey
 
   package static func note(

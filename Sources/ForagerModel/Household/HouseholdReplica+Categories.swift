@@ -35,7 +35,7 @@ extension HouseholdReplica {
   /// - Complexity: O(1): one hash lookup, plus one insert when absent.
   @discardableResult
   public mutating func getOrCreateCategory(displayName: String, sortOrder: Int = 100)
-    throws(HouseholdError) -> (category: Category, created: Bool)
+    throws(HouseholdError) -> (category: GroceryCategory, created: Bool)
   {
     try requireOpen()
     try requireVisible(displayName)
@@ -43,7 +43,7 @@ extension HouseholdReplica {
     if let existing = state.resolvedCategory(key).flatMap({ state.categories[$0] }) {
       return (existing, false)
     }
-    let category = Category(
+    let category = GroceryCategory(
       key: key, displayName: displayName, sortOrder: sortOrder, creation: creation())
     state.categories.set(key, to: category, by: replicaID)
     return (category, true)
@@ -52,7 +52,7 @@ extension HouseholdReplica {
   /// The category named `displayName` (by its key), or the one it was renamed to, if any.
   ///
   /// - Complexity: O(1), plus one lookup per rename to follow.
-  public func category(named displayName: String) -> Category? {
+  public func category(named displayName: String) -> GroceryCategory? {
     category(CategoryKey(normalizing: displayName, version: state.normalizerVersion))
   }
 
@@ -60,14 +60,14 @@ extension HouseholdReplica {
   ///
   /// References to categories (a template's, an item's) keep the key they were written with;
   /// this lookup follows the renames since, so no reference dangles.
-  public func category(_ key: CategoryKey) -> Category? {
+  public func category(_ key: CategoryKey) -> GroceryCategory? {
     state.resolvedCategory(key).flatMap { state.categories[$0] }
   }
 
   /// Every category, by sort order then display name, then key for equal names.
   ///
   /// - Complexity: O(*n* log *n*).
-  public func categories() -> [Category] {
+  public func categories() -> [GroceryCategory] {
     state.categories.values.sorted {
       ($0.sortOrder, $0.displayName, $0.key) < ($1.sortOrder, $1.displayName, $1.key)
     }

@@ -5,7 +5,7 @@ protocol ScopedRecord: HouseholdRecord {
   var scope: LWWRegister<SharingScope> { get set }
 }
 
-extension Category: ScopedRecord {}
+extension GroceryCategory: ScopedRecord {}
 extension IngredientTemplate: ScopedRecord {}
 extension Recipe: ScopedRecord {}
 extension NamedContainer: ScopedRecord {}

@@ -45,8 +45,8 @@ extension HouseholdState {
   }
 }
 
-extension Category {
-  func rekeyed(to newKey: CategoryKey) -> Category {
+extension GroceryCategory {
+  func rekeyed(to newKey: CategoryKey) -> GroceryCategory {
     var copy = self
     copy.key = newKey
     return copy

@@ -22,7 +22,7 @@ public struct HouseholdState: Equatable, Codable, Sendable {
   package var owner: LWWRegister<MemberID?>
   package var dissolved: LWWRegister<Bool>
   package var members: ORMap<MemberID, Member>
-  package var categories: ORMap<CategoryKey, Category>
+  package var categories: ORMap<CategoryKey, GroceryCategory>
   package var ingredients: ORMap<IngredientKey, IngredientTemplate>
   package var recipes: ORMap<RecipeID, Recipe>
   package var lists: ORMap<WeeklyListID, WeeklyList>

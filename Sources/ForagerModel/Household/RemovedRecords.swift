@@ -35,7 +35,7 @@ public struct RemovedRecords: Identifiable, Equatable, Sendable {
   public var recordCount: Int { records.recordCount }
 
   public var members: [Member] { sortedValues(records.members) }
-  public var categories: [Category] { sortedValues(records.categories) }
+  public var categories: [GroceryCategory] { sortedValues(records.categories) }
   public var ingredients: [IngredientTemplate] { sortedValues(records.ingredients) }
   public var recipes: [Recipe] { sortedValues(records.recipes) }
   public var weeklyLists: [WeeklyList] { sortedValues(records.lists) }
@@ -63,7 +63,7 @@ extension RemovedRecords {
 package struct RemovalCollector {
   package var records: HouseholdState
   /// Categories removed, kept apart until the moves are merged: one that moved is not lost.
-  package var categories: [(CategoryKey, Category)] = []
+  package var categories: [(CategoryKey, GroceryCategory)] = []
 
   init(household: HouseholdID) {
     records = HouseholdState(householdID: household)

@@ -55,7 +55,7 @@ extension HouseholdReplica {
         report.alreadyPresent += 1
         continue
       }
-      let category = Category(
+      let category = GroceryCategory(
         key: keeper.key, displayName: keeper.record.name, sortOrder: keeper.record.sortOrder ?? 100,
         creation: legacyCreation(keeper.oldest))
       state.categories.set(keeper.key, to: category, by: replicaID)

@@ -17,11 +17,11 @@ extension PlannedMeal {
   }
 }
 
-extension Category {
+extension GroceryCategory {
   /// The record itself: its fields hold no dots.
   public func committed(
-    over previous: @autoclosure () -> Category?, in scope: inout NestingScope
-  ) -> Category { self }
+    over previous: @autoclosure () -> GroceryCategory?, in scope: inout NestingScope
+  ) -> GroceryCategory { self }
 }
 
 extension IngredientTemplate {

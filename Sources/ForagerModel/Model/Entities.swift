@@ -19,7 +19,10 @@ extension HouseholdRecord {
 }
 
 /// A grocery category, unique by ``CategoryKey``.
-public struct Category: HouseholdRecord {
+///
+/// Named `GroceryCategory`, not `Category`, because the Objective-C runtime that Foundation
+/// re-exports on Apple platforms declares a `Category` (docs/decisions/0020).
+public struct GroceryCategory: HouseholdRecord {
   /// The semantic key, from the display name.
   public internal(set) var key: CategoryKey
   public private(set) var creation: Creation
@@ -40,7 +43,7 @@ public struct Category: HouseholdRecord {
   public var sortOrder: Int { order.value }
   public var sharingScope: SharingScope { scope.value }
 
-  public mutating func merge(_ other: Category) {
+  public mutating func merge(_ other: GroceryCategory) {
     creation.merge(other.creation)
     name.merge(other.name)
     order.merge(other.order)
@@ -267,7 +270,7 @@ public struct Member: HouseholdRecord {
 
 // MARK: - Field-by-field initializers, for decoding
 
-extension Category {
+extension GroceryCategory {
   init(key: CategoryKey, displayName: String, sortOrder: Int, creation: Creation) {
     self.key = key
     self.creation = creation
