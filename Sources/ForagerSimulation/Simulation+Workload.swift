@@ -301,8 +301,14 @@ extension Simulation {
   }
 
   mutating func assign(_ recipe: RecipeID, to slot: SlotKey, on index: Int, replacing: Bool) {
-    let shown = replica(index).plannedMeal(slot)
-    if !replacing, let occupant = shown?.recipe, occupant != recipe {
+    // The recipe a bare assignment must not replace, if the slot shows one.
+    let occupant =
+      replacing
+      ? nil
+      : replica(index).plannedMeal(slot)?.recipe.flatMap {
+        $0 == recipe ? nil : $0
+      }
+    if let occupant {
       let title = replica(index).recipe(occupant)!.displayName
       expectRefusal(index, .slotOccupied(slot, by: occupant, title: title)) {
         replica throws(HouseholdError) in try replica.assignRecipe(recipe, to: slot)
@@ -314,9 +320,7 @@ extension Simulation {
     }
     devices[index].legacy.assign(
       recipe, to: slot, replacing: replacing, newID: nextUUID(), at: now(index), by: index)
-    if !replacing, let occupant = shown?.recipe, occupant != recipe {
-      return commit(index, "finds \(slot) occupied", [])
-    }
+    if occupant != nil { return commit(index, "finds \(slot) occupied", []) }
     // An assignment replaces every assignment of the slot its device had seen.
     commit(
       index, "assigns \(RecordKey.recipe(recipe)) to \(slot)\(replacing ? ", replacing" : "")",

@@ -20,8 +20,7 @@ extension HouseholdReplica {
     _ map: WritableKeyPath<HouseholdState, ORMap<ID, NamedContainer<ID>>>, _ id: ID,
     to name: String, unknown: HouseholdError
   ) throws(HouseholdError) {
-    try requireOpen()
-    guard state[keyPath: map].contains(id) else { throw unknown }
+    try requireContainer(map, id, unknown: unknown)
     try requireVisible(name)
     let stamp = clock.tick()
     edit(map, id) { $0.name.assign(name, at: stamp) }
@@ -37,12 +36,20 @@ extension HouseholdReplica {
     children: WritableKeyPath<HouseholdState, ORMap<ChildKey, Child>>,
     parent: (Child) -> ID?
   ) throws(HouseholdError) {
-    try requireOpen()
-    guard state[keyPath: map].contains(id) else { throw unknown }
+    try requireContainer(map, id, unknown: unknown)
     state[keyPath: map].remove(id)
     let orphans = state[keyPath: children].keys.filter {
       state[keyPath: children][$0].flatMap(parent) == id
     }
     for child in orphans { state[keyPath: children].remove(child) }
+  }
+
+  /// Refuses an edit of a container `map` does not hold, with `unknown`.
+  func requireContainer<ID>(
+    _ map: WritableKeyPath<HouseholdState, ORMap<ID, NamedContainer<ID>>>, _ id: ID,
+    unknown: HouseholdError
+  ) throws(HouseholdError) {
+    try requireOpen()
+    guard state[keyPath: map].contains(id) else { throw unknown }
   }
 }

@@ -110,7 +110,7 @@ extension HouseholdReplica {
   }
 
   /// Refuses an edit of a template that does not exist.
-  private func requireIngredient(_ key: IngredientKey) throws(HouseholdError) {
+  func requireIngredient(_ key: IngredientKey) throws(HouseholdError) {
     try requireOpen()
     guard state.ingredients.contains(key) else { throw .unknownIngredient(key) }
   }

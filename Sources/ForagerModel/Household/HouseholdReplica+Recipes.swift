@@ -80,7 +80,7 @@ extension HouseholdReplica {
   }
 
   /// Refuses an edit of a recipe that does not exist.
-  private func requireRecipe(_ id: RecipeID) throws(HouseholdError) {
+  func requireRecipe(_ id: RecipeID) throws(HouseholdError) {
     try requireOpen()
     guard state.recipes.contains(id) else { throw .unknownRecipe(id) }
   }

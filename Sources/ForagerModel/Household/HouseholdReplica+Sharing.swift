@@ -34,19 +34,19 @@ extension HouseholdReplica {
     case .category(let key):
       try setScope(scope, of: \.categories, try liveCategory(key), record: record)
     case .ingredient(let key):
-      guard state.ingredients.contains(key) else { throw .unknownIngredient(key) }
+      try requireIngredient(key)
       try setScope(scope, of: \.ingredients, key, record: record)
     case .recipe(let id):
-      guard state.recipes.contains(id) else { throw .unknownRecipe(id) }
+      try requireRecipe(id)
       try setScope(scope, of: \.recipes, id, record: record)
     case .list(let id):
-      guard state.lists.contains(id) else { throw .unknownList(id) }
+      try requireContainer(\.lists, id, unknown: .unknownList(id))
       try setScope(scope, of: \.lists, id, record: record)
     case .item(let id):
       try requireItem(id)
       try setScope(scope, of: \.items, id, record: record)
     case .plan(let id):
-      guard state.plans.contains(id) else { throw .unknownMealPlan(id) }
+      try requireContainer(\.plans, id, unknown: .unknownMealPlan(id))
       try setScope(scope, of: \.plans, id, record: record)
     case .meal(let slot):
       guard plannedMeal(slot) != nil else { throw .emptySlot(slot) }

@@ -98,14 +98,15 @@ extension HouseholdState: Mergeable {
     Self.forEachMap(&merge)
     self = merge.state
     mergeRegisters(of: other)
-    if let theirs = other.categoryMoves { moves.merge(theirs) }
   }
 
-  /// Merges what is not a map of records: the normalizer version, owner and dissolved.
+  /// Merges what is not a map of records: the normalizer version, owner, dissolved and the
+  /// category moves.
   private mutating func mergeRegisters(of other: HouseholdState) {
     normalizerVersion = max(normalizerVersion, other.normalizerVersion)
     owner.merge(other.owner)
     dissolved.merge(other.dissolved)
+    if let theirs = other.categoryMoves { moves.merge(theirs) }
   }
 
   /// Merges `other` like ``merge(_:)`` and adds to `report` what the merge added, merged and
@@ -140,7 +141,6 @@ extension HouseholdState: Mergeable {
     Self.forEachMap(&merge)
     (self, report, changes, removed) = (merge.state, merge.report, merge.changes, merge.removed)
     mergeRegisters(of: other)
-    if let theirs = other.categoryMoves { moves.merge(theirs) }
     removed.keepCategories(except: moves)
     report.newConflicts.sort()
   }
