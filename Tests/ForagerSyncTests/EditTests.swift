@@ -127,6 +127,21 @@ struct EditTests {
     #expect(throws: HouseholdError.blankName(" ")) { try phone.renameIngredient(basil, to: " ") }
   }
 
+  /// A template's name at creation is its key, which no one chose: another device's later
+  /// first use of the ingredient keeps the respelling (property seed 1324768572279165244).
+  @Test func aFirstUseElsewhereKeepsARespelling() throws {
+    var phone = try owner()
+    // The tablet's clock is later: its first use of basil comes after the respelling.
+    var tablet = HouseholdReplica(
+      state: phone.state, member: sam,
+      clock: HybridClock(replica: "tablet", wallClock: .fixed(9_000)))
+    let basil = try phone.getOrCreateIngredient(named: "basil").template.key
+    try phone.renameIngredient(basil, to: "Basil")
+    try tablet.recordUse(ofIngredient: "basil")
+    try sync(&phone, &tablet)
+    #expect(phone.ingredient(basil)?.displayName == "Basil")
+  }
+
   /// Editing an item's line to another ingredient moves it to that template and its category;
   /// another quantity of the same ingredient keeps both.
   @Test func anEditedItemFollowsTheIngredientItNames() throws {

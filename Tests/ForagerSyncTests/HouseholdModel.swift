@@ -38,6 +38,10 @@ enum HouseholdModel: CRDTModel {
       "salt", "200g flour",
     ] + blankNames.sorted()
   static let recipeTitles = ["Banana Bread", "banana bread!", "Pancakes", "Waffles"]
+  /// Spellings of the ingredients' canonical names that keep the key.
+  static let ingredientRespellings = ["CILANTRO", "Basil", "Bay Leaf", "Salt", "Flour"]
+  /// Names lists and plans are renamed to, a blank one included.
+  static let containerNames = ["Groceries", "Week 50", " \t"]
 
   /// A recipe's ingredient lines, blank ones included (adding its items skips them).
   static func lines(of title: String) -> [String] {
@@ -89,9 +93,16 @@ enum HouseholdModel: CRDTModel {
   }()
   /// What importing ``legacyExport`` writes, as the specification needs it.
   enum Legacy {
-    static let categoryNames = ["produce ", "Pantry"]
-    static let recipe = (id: RecipeID(uuid: uuid(8, 6)), title: "Legacy Soup", uses: UInt64(1))
+    /// Its categories by the name that keeps each key, and the oldest record's creation.
+    static let categories: [(name: String, milliseconds: UInt64)] = [
+      ("produce ", 1_000), ("Pantry", 3_000),
+    ]
+    static let recipe = (
+      id: RecipeID(uuid: uuid(8, 6)), title: "Legacy Soup", uses: UInt64(1),
+      milliseconds: UInt64(2_000), replica: ReplicaID("legacy:\(uuid(8, 6).uuidString)")
+    )
     static let list = WeeklyListID(uuid: uuid(8, 7))
+    static let listName = "Old List"
     static let salt = IngredientKey(normalizing: "salt")
     /// Its templates, the uses their legacy records carry, and their creation stamps' wall
     /// time (the oldest record naming each).
@@ -101,10 +112,10 @@ enum HouseholdModel: CRDTModel {
     static let stapleAndCategory = (
       template: salt, category: CategoryKey(normalizing: "Pantry")
     )
-    /// Its items: id, text, and the wall time of the checked write when checked.
-    static let items: [(id: GroceryItemID, text: String, checkedAt: UInt64?)] = [
-      (GroceryItemID(uuid: uuid(8, 8)), "salt", 3_000),
-      (GroceryItemID(uuid: uuid(8, 9)), "2 lemons", nil),
+    /// Its items: id, text, creation's wall time, and whether checked (at its creation).
+    static let items: [(id: GroceryItemID, text: String, milliseconds: UInt64, checked: Bool)] = [
+      (GroceryItemID(uuid: uuid(8, 8)), "salt", 3_000, true),
+      (GroceryItemID(uuid: uuid(8, 9)), "2 lemons", 4_000, false),
     ]
   }
 
@@ -160,6 +171,29 @@ enum HouseholdModel: CRDTModel {
     case importLegacy
     /// The owner dissolves the household: from then on every change is refused.
     case dissolve
+    /// Changes the line of the `index`-th manual item the device shows.
+    case editItem(index: Int, text: String)
+    /// Files the `index`-th manual item under the `categoryIndex`-th category the device shows
+    /// (in key order), or under none.
+    case recategorizeItem(index: Int, categoryIndex: Int?)
+    case removeItem(index: Int)
+    /// Respells the `index`-th template the device knows (in key order): refused when the name
+    /// names another ingredient.
+    case renameIngredient(index: Int, to: String)
+    /// Shelves the `index`-th known template under the `categoryIndex`-th category, or none.
+    case recategorizeIngredient(index: Int, categoryIndex: Int?)
+    case renameRecipe(index: Int, to: String)
+    /// Gives the `index`-th known recipe the lines of the recipe titled `from`.
+    case setRecipeLines(index: Int, from: String)
+    case deleteRecipe(index: Int)
+    case shareRecipe(index: Int, SharingScope)
+    case renameList(WeeklyListID, to: String)
+    case shareList(WeeklyListID, SharingScope)
+    case renamePlan(MealPlanID, to: String)
+    /// Puts the categories the device shows (in key order) in order, rotated by `rotation`.
+    case reorderCategories(rotation: Int)
+    /// Deletes the `index`-th category the device shows (in key order).
+    case deleteCategory(index: Int)
 
     var description: String {
       switch self {
@@ -192,6 +226,27 @@ enum HouseholdModel: CRDTModel {
       case .assignIfFree(let index, let slot): "assign recipe #\(index) to \(slot) if free"
       case .importLegacy: "import the legacy export"
       case .dissolve: "dissolve the household"
+      case .editItem(let index, let text): "edit item #\(index) to \(text.debugDescription)"
+      case .recategorizeItem(let index, let category):
+        "file item #\(index) under category #\(category.map(String.init) ?? "none")"
+      case .removeItem(let index): "remove item #\(index)"
+      case .renameIngredient(let index, let name):
+        "respell template #\(index) as \(name.debugDescription)"
+      case .recategorizeIngredient(let index, let category):
+        "shelve template #\(index) under category #\(category.map(String.init) ?? "none")"
+      case .renameRecipe(let index, let title): "rename recipe #\(index) \(title.debugDescription)"
+      case .setRecipeLines(let index, let title):
+        "give recipe #\(index) the lines of \(title.debugDescription)"
+      case .deleteRecipe(let index): "delete recipe #\(index)"
+      case .shareRecipe(let index, let scope): "share recipe #\(index) with \(scope)"
+      case .renameList(let id, let name):
+        "rename list \(HouseholdModel.lists.firstIndex(of: id)!) \(name.debugDescription)"
+      case .shareList(let id, let scope):
+        "share list \(HouseholdModel.lists.firstIndex(of: id)!) with \(scope)"
+      case .renamePlan(let id, let name):
+        "rename plan \(HouseholdModel.plans.firstIndex(of: id)!) \(name.debugDescription)"
+      case .reorderCategories(let rotation): "reorder categories, rotated by \(rotation)"
+      case .deleteCategory(let index): "delete category #\(index)"
       }
     }
   }
@@ -199,29 +254,50 @@ enum HouseholdModel: CRDTModel {
   struct Observation: Equatable, CustomStringConvertible {
     var dissolved = false
     var categories: Set<CategoryKey> = []
+    /// Each category's sort order.
+    var categoryOrders: [CategoryKey: Int] = [:]
     var members: Set<MemberID> = []
     var usage: [IngredientKey: UInt64] = [:]
+    /// Each template's display name.
+    var ingredientNames: [IngredientKey: String] = [:]
     var staples: Set<IngredientKey> = []
     /// Each shelved template's category, resolved through the moves.
     var shelves: [IngredientKey: CategoryKey] = [:]
-    var recipeTitles: [String] = []
+    /// Each recipe's title, lines and scope.
+    var recipes: [RecipeID: String] = [:]
     /// Uses of each recipe used at least once, summed over devices.
     var recipeUses: [RecipeID: UInt64] = [:]
     /// Per slot, the recipes that survive: the winner, then the conflicting ones, newest first.
     var slots: [SlotKey: [RecipeID]] = [:]
-    /// Each item's text, with a check mark when checked.
+    /// Each list's and plan's name and scope, by id.
+    var containers: [UUID: String] = [:]
+    /// Each item's text and category, with a check mark when checked.
     var items: [String] = []
 
+    static func item(_ text: String, category: CategoryKey?, checked: Bool) -> String {
+      text + " [\(category?.rawValue ?? "-")]" + (checked ? " ✓" : "")
+    }
+
+    static func recipe(_ title: String, lines: [String], scope: SharingScope) -> String {
+      "\(title): \(lines.map(\.debugDescription).joined(separator: ", ")) (\(scope))"
+    }
+
+    static func container(_ name: String, scope: SharingScope) -> String { "\(name) (\(scope))" }
+
     var description: String {
+      func short(_ uuid: UUID) -> Substring { uuid.uuidString.suffix(8) }
       let parts = [
         dissolved ? "dissolved" : "open",
-        "categories \(categories.map(\.rawValue).sorted())", "members \(members.count)",
+        "categories \(categoryOrders.map { "\($0.key)@\($0.value)" }.sorted())",
+        "live \(categories.map(\.rawValue).sorted())", "members \(members.count)",
         "usage \(usage.map { "\($0.key)=\($0.value)" }.sorted())",
+        "names \(ingredientNames.map { "\($0.key)=\($0.value.debugDescription)" }.sorted())",
         "staples \(staples.map(\.rawValue).sorted())",
         "shelves \(shelves.map { "\($0.key)→\($0.value)" }.sorted())",
-        "recipes \(recipeTitles)",
-        "recipe uses \(recipeUses.map { "\($0.key.uuid.uuidString.suffix(8))=\($0.value)" }.sorted())",
-        "slots \(slots.map { "\($0.key)=\($0.value.map { $0.uuid.uuidString.suffix(8) })" }.sorted())",
+        "recipes \(recipes.map { "\(short($0.key.uuid)) \($0.value)" }.sorted())",
+        "recipe uses \(recipeUses.map { "\(short($0.key.uuid))=\($0.value)" }.sorted())",
+        "slots \(slots.map { "\($0.key)=\($0.value.map { short($0.uuid) })" }.sorted())",
+        "containers \(containers.map { "\(short($0.key)) \($0.value)" }.sorted())",
         "items \(items)",
       ]
       return parts.joined(separator: ", ")
@@ -239,7 +315,7 @@ enum HouseholdModel: CRDTModel {
   static func makeInitial() -> HouseholdState { initialState }
 
   static func randomOperation(using random: inout SplitMix64) -> Operation {
-    switch random.int(in: 0..<118) {
+    switch random.int(in: 0..<152) {
     case 0..<4: .seedDefaults
     case 4..<14: .createCategory(random.pick(categoryNames))
     case 14..<20:
@@ -268,9 +344,36 @@ enum HouseholdModel: CRDTModel {
     case 104..<107: .shelve(random.pick(ingredientNames), categoryIndex: random.int(in: 0...7))
     case 107..<113: .check(index: random.int(in: 0...5), random.chance(0.7))
     case 113..<116: .assignIfFree(recipeIndex: random.int(in: 0...3), slot: random.pick(slots))
+    case 116..<122: .editItem(index: random.int(in: 0...5), text: random.pick(ingredientNames))
+    case 122..<125:
+      .recategorizeItem(
+        index: random.int(in: 0...5), categoryIndex: randomCategoryIndex(using: &random))
+    case 125..<128: .removeItem(index: random.int(in: 0...5))
+    case 128..<131:
+      .renameIngredient(
+        index: random.int(in: 0...7), to: random.pick(ingredientNames + ingredientRespellings))
+    case 131..<134:
+      .recategorizeIngredient(
+        index: random.int(in: 0...7), categoryIndex: randomCategoryIndex(using: &random))
+    case 134..<136:
+      .renameRecipe(index: random.int(in: 0...3), to: random.pick(recipeTitles + [" \t"]))
+    case 136..<138: .setRecipeLines(index: random.int(in: 0...3), from: random.pick(recipeTitles))
+    case 138..<140: .deleteRecipe(index: random.int(in: 0...3))
+    case 140..<141:
+      .shareRecipe(index: random.int(in: 0...3), random.pick(SharingScope.allCases))
+    case 141..<143: .renameList(random.pick(lists), to: random.pick(containerNames))
+    case 143..<144: .shareList(random.pick(lists), random.pick(SharingScope.allCases))
+    case 144..<145: .renamePlan(random.pick(plans), to: random.pick(containerNames))
+    case 145..<147: .reorderCategories(rotation: random.int(in: 0...7))
+    case 147..<150: .deleteCategory(index: random.int(in: 0...7))
     // Dissolving ends a scenario's changes, so it is rare.
     default: random.chance(0.3) ? .dissolve : .importLegacy
     }
+  }
+
+  /// A category to pick by index among the shown ones, or none.
+  static func randomCategoryIndex(using random: inout SplitMix64) -> Int? {
+    random.chance(0.2) ? nil : random.int(in: 0...7)
   }
 
   static func apply(
@@ -396,8 +499,9 @@ enum HouseholdModel: CRDTModel {
       case .createList(let id): try device.createWeeklyList(name: "List", id: id)
       case .createPlan(let id): try device.createMealPlan(name: "Plan", id: id)
       case .deletePlan(let id):
-        try refusingUnknown(.unknownMealPlan(id), on: &device, if: !device.state.plans.contains(id))
-        { device throws(HouseholdError) in try device.deleteMealPlan(id) }
+        try refusing(device.state.plans.contains(id) ? nil : .unknownMealPlan(id), on: &device) {
+          device throws(HouseholdError) in try device.deleteMealPlan(id)
+        }
       // Other tests drive these operations on states without an owner: only an owner acts.
       case .addGuest(let id):
         if device.owner == member { try device.addMember(id, name: "Guest") }
@@ -419,7 +523,7 @@ enum HouseholdModel: CRDTModel {
         }
       case .addItem(let text, let list, let id): try device.addItem(text, to: list, id: id)
       case .deleteList(let id):
-        try refusingUnknown(.unknownList(id), on: &device, if: !device.state.lists.contains(id)) {
+        try refusing(device.state.lists.contains(id) ? nil : .unknownList(id), on: &device) {
           device throws(HouseholdError) in try device.deleteWeeklyList(id)
         }
       case .setStaple(let name, let isStaple): try device.setStaple(isStaple, ingredient: name)
@@ -459,32 +563,129 @@ enum HouseholdModel: CRDTModel {
         }
       case .dissolve:
         if device.owner == member { try device.dissolve() }
+      case .editItem, .recategorizeItem, .removeItem:
+        try performItemEdit(operation, on: &device)
+      case .renameIngredient(let index, let name):
+        let keys = device.ingredients().map(\.key).sorted()
+        guard !keys.isEmpty else { break }
+        let key = keys[index % keys.count]
+        let named = IngredientKey(normalizing: name, version: device.state.normalizerVersion)
+        let refusal: HouseholdError? =
+          if blankNames.contains(name) {
+            .blankName(name)
+          } else if named != key {
+            .ingredientRenameChangesKey(name: name, key: key, becomes: named)
+          } else {
+            nil
+          }
+        try refusing(refusal, on: &device) { device throws(HouseholdError) in
+          try device.renameIngredient(key, to: name)
+        }
+      case .recategorizeIngredient(let index, let categoryIndex):
+        let keys = device.ingredients().map(\.key).sorted()
+        let (category, picked) = pickedCategory(categoryIndex, on: device)
+        if !keys.isEmpty, picked {
+          try device.setCategory(category, ofIngredient: keys[index % keys.count])
+        }
+      case .renameRecipe(let index, let title):
+        guard let recipe = knownRecipe(index, on: device) else { break }
+        try refusing(blankNames.contains(title) ? .blankName(title) : nil, on: &device) {
+          device throws(HouseholdError) in try device.renameRecipe(recipe, to: title)
+        }
+      case .setRecipeLines(let index, let title):
+        if let recipe = knownRecipe(index, on: device) {
+          try device.setIngredientLines(lines(of: title), ofRecipe: recipe)
+        }
+      case .deleteRecipe(let index):
+        if let recipe = knownRecipe(index, on: device) { try device.deleteRecipe(recipe) }
+      case .shareRecipe(let index, let scope):
+        if let recipe = knownRecipe(index, on: device) {
+          try device.setSharingScope(scope, of: .recipe(recipe))
+        }
+      case .renameList(let id, let name):
+        try refusing(
+          !device.state.lists.contains(id)
+            ? .unknownList(id) : blankNames.contains(name) ? .blankName(name) : nil, on: &device
+        ) { device throws(HouseholdError) in try device.renameWeeklyList(id, to: name) }
+      case .shareList(let id, let scope):
+        try refusing(device.state.lists.contains(id) ? nil : .unknownList(id), on: &device) {
+          device throws(HouseholdError) in try device.setSharingScope(scope, of: .list(id))
+        }
+      case .renamePlan(let id, let name):
+        try refusing(
+          !device.state.plans.contains(id)
+            ? .unknownMealPlan(id) : blankNames.contains(name) ? .blankName(name) : nil,
+          on: &device
+        ) { device throws(HouseholdError) in try device.renameMealPlan(id, to: name) }
+      case .reorderCategories(let rotation):
+        let keys = device.categories().map(\.key).sorted()
+        if !keys.isEmpty {
+          try device.reorderCategories(keys.indices.map { keys[($0 + rotation) % keys.count] })
+        }
+      case .deleteCategory(let index):
+        let keys = device.categories().map(\.key).sorted()
+        if !keys.isEmpty { try device.deleteCategory(keys[index % keys.count]) }
       }
     }
   }
 
+  /// Edits the `index`-th manual item the device shows, if it shows any.
+  static func performItemEdit(_ operation: Operation, on device: inout HouseholdReplica)
+    throws(HouseholdError)
+  {
+    let items = manualItems(on: device)
+    guard !items.isEmpty else { return }
+    switch operation {
+    case .editItem(let index, let text):
+      try refusing(blankNames.contains(text) ? .blankName(text) : nil, on: &device) {
+        device throws(HouseholdError) in try device.editItem(items[index % items.count], text: text)
+      }
+    case .recategorizeItem(let index, let categoryIndex):
+      let (category, picked) = pickedCategory(categoryIndex, on: device)
+      if picked { try device.setCategory(category, ofItem: items[index % items.count]) }
+    case .removeItem(let index): try device.removeItem(items[index % items.count])
+    default: fatalError("\(operation) is not an item edit")
+    }
+  }
+
+  /// The `index`-th category the device shows (in key order), `nil` for none, or `nil` and
+  /// `false` when it shows none to pick.
+  static func pickedCategory(_ index: Int?, on device: HouseholdReplica) -> (
+    CategoryKey?, picked: Bool
+  ) {
+    guard let index else { return (nil, true) }
+    let keys = device.categories().map(\.key).sorted()
+    return keys.isEmpty ? (nil, false) : (keys[index % keys.count], true)
+  }
+
+  /// The `index`-th recipe the device shows (by id), if any.
+  static func knownRecipe(_ index: Int, on device: HouseholdReplica) -> RecipeID? {
+    let known = device.recipes().map(\.id).sorted()
+    return known.isEmpty ? nil : known[index % known.count]
+  }
+
   /// Clears `slot`: a slot that holds no meal must be refused with nothing changed.
   static func clear(_ slot: SlotKey, on device: inout HouseholdReplica) throws(HouseholdError) {
-    try refusingUnknown(.emptySlot(slot), on: &device, if: !device.state.meals.contains(slot)) {
+    try refusing(device.state.meals.contains(slot) ? nil : .emptySlot(slot), on: &device) {
       device throws(HouseholdError) in try device.clearSlot(slot)
     }
   }
 
-  /// Performs `change`, which must be refused with `refusal` and change nothing when `unknown`
-  /// (the record it names does not exist on the device).
-  static func refusingUnknown(
-    _ refusal: HouseholdError, on device: inout HouseholdReplica, if unknown: Bool,
+  /// Performs `change`, which must be refused with `refusal`, when there is one, and change
+  /// nothing then.
+  static func refusing(
+    _ refusal: HouseholdError?, on device: inout HouseholdReplica,
     _ change: (inout HouseholdReplica) throws(HouseholdError) -> Void
   ) throws(HouseholdError) {
-    guard unknown else { return try change(&device) }
+    guard let refusal else { return try change(&device) }
     let before = device.state
     do {
       try change(&device)
-      fatalError("a change of an unknown record was not refused with \(refusal)")
+      fatalError("a change was not refused with \(refusal)")
     } catch {
       if case .householdDissolved = error { throw error }
       guard error == refusal, device.state == before else {
-        fatalError("a change of an unknown record was refused with \(error), not \(refusal)")
+        fatalError("a change was refused with \(error), not \(refusal), or changed the state")
       }
     }
   }
@@ -503,15 +704,34 @@ enum HouseholdModel: CRDTModel {
         observation.shelves[template.key] = state.resolvedCategory(category)
       }
     }
-    observation.recipeTitles = device.recipes().map(\.displayName).sorted()
-    for recipe in device.recipes() where recipe.usageCount > 0 {
-      observation.recipeUses[recipe.id] = recipe.usageCount
+    for template in device.ingredients() {
+      observation.ingredientNames[template.key] = template.displayName
+    }
+    for category in device.categories() {
+      observation.categoryOrders[category.key] = category.sortOrder
+    }
+    for recipe in device.recipes() {
+      observation.recipes[recipe.id] = Observation.recipe(
+        recipe.displayName, lines: recipe.ingredientLines, scope: recipe.sharingScope)
+      if recipe.usageCount > 0 { observation.recipeUses[recipe.id] = recipe.usageCount }
     }
     for meal in device.plannedMeals() {
       observation.slots[meal.slot] = [meal.recipe].compactMap { $0 } + meal.conflictingRecipes
     }
+    for list in device.weeklyLists() {
+      observation.containers[list.id.uuid] = Observation.container(
+        list.displayName, scope: list.sharingScope)
+    }
+    for plan in device.mealPlans() {
+      observation.containers[plan.id.uuid] = Observation.container(
+        plan.displayName, scope: plan.sharingScope)
+    }
     observation.items = device.weeklyLists().flatMap { device.items(in: $0.id) }
-      .map { $0.displayName + ($0.isChecked ? " ✓" : "") }.sorted()
+      .map {
+        Observation.item(
+          $0.displayName, category: $0.categoryKey.flatMap(state.resolvedCategory),
+          checked: $0.isChecked)
+      }.sorted()
     return observation
   }
 
@@ -535,401 +755,6 @@ enum HouseholdModel: CRDTModel {
     let dissolutions = Set(
       events.filter { if case .dissolve = $0.operation { true } else { false } }.map(\.id))
     return events.filter { $0.observed.isDisjoint(with: dissolutions) }
-  }
-
-  /// The recipes known after `history` (added or imported), by id.
-  static func knownRecipes(in history: [Event<Operation>]) -> [(id: RecipeID, title: String)] {
-    var known: [RecipeID: String] = [:]
-    for event in history {
-      switch event.operation {
-      case .addRecipe(let title, let id): known[id] = title
-      case .importLegacy: known[Legacy.recipe.id] = Legacy.recipe.title
-      default: break
-      }
-    }
-    return known.map { (id: $0.key, title: $0.value) }.sorted { $0.id < $1.id }
-  }
-
-  /// The specification, from the events alone.
-  static func specification(of seenEvents: [Event<Operation>]) -> Observation {
-    let events = effective(seenEvents)
-    let byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
-    func seen(by event: Event<Operation>) -> [Event<Operation>] {
-      event.observed.compactMap { byID[$0] }
-    }
-
-    func listIsPresent(_ list: WeeklyListID, in history: [Event<Operation>]) -> Bool {
-      list == Legacy.list
-        ? history.contains { if case .importLegacy = $0.operation { true } else { false } }
-        : isPresent(
-          in: history, created: { if case .createList(list) = $0 { true } else { false } },
-          deleted: { if case .deleteList(list) = $0 { true } else { false } })
-    }
-
-    /// The `index`-th recipe (by id) among those the event's device knew.
-    func knownRecipe(_ index: Int, by event: Event<Operation>) -> (id: RecipeID, title: String)? {
-      let known = knownRecipes(in: seen(by: event))
-      return known.isEmpty ? nil : known[index % known.count]
-    }
-
-    /// The templates the event found or created.
-    func templates(of event: Event<Operation>) -> [IngredientKey] {
-      switch event.operation {
-      case .useIngredient(let name), .setStaple(let name, _), .shelve(let name, _):
-        return blankNames.contains(name) ? [] : [IngredientKey(normalizing: name)]
-      case .addItem(let text, let list, _):
-        return !blankNames.contains(text) && listIsPresent(list, in: seen(by: event))
-          ? [IngredientKey(normalizing: text)] : []
-      case .addRecipeItems(let index, let list):
-        guard let recipe = knownRecipe(index, by: event),
-          listIsPresent(list, in: seen(by: event))
-        else { return [] }
-        // Blank lines name no ingredient and are skipped.
-        return lines(of: recipe.title).filter { !blankNames.contains($0) }.map {
-          IngredientKey(normalizing: $0)
-        }
-      case .importLegacy: return Array(Legacy.templates.keys)
-      default: return []
-      }
-    }
-    func knownTemplates(by event: Event<Operation>) -> Set<IngredientKey> {
-      Set(seen(by: event).flatMap(templates(of:)))
-    }
-
-    /// Whether an item survives `history`: deleting a list removes the writes of its items the
-    /// deleting device had seen, so the item lives while one of its writes (its add, the checks
-    /// of it) was seen by no delete of its list.
-    func isAlive(
-      _ id: GroceryItemID, addedBy added: Event<Operation>, to list: WeeklyListID,
-      in history: [Event<Operation>]
-    ) -> Bool {
-      let deletes = history.filter {
-        if case .deleteList(list) = $0.operation { true } else { false }
-      }
-      let writes = [added] + history.filter { target(of: $0) == id }
-      return writes.contains { write in !deletes.contains { write.isObserved(by: $0) } }
-    }
-
-    /// The item a check event checked, if any.
-    var targets: [Int: GroceryItemID?] = [:]
-    func target(of event: Event<Operation>) -> GroceryItemID? {
-      guard case .check(let index, _) = event.operation else { return nil }
-      if let known = targets[event.id] { return known }
-      let items = manualItems(shownTo: event)
-      let target = items.isEmpty ? nil : items[index % items.count]
-      targets[event.id] = target
-      return target
-    }
-
-    /// The manual items the event's device showed, by id.
-    func manualItems(shownTo event: Event<Operation>) -> [GroceryItemID] {
-      let history = seen(by: event)
-      var items = Set(
-        history.compactMap { added -> GroceryItemID? in
-          guard case .addItem(let text, let list, let id) = added.operation,
-            !blankNames.contains(text), listIsPresent(list, in: seen(by: added)),
-            listIsPresent(list, in: history), isAlive(id, addedBy: added, to: list, in: history)
-          else { return nil }
-          return id
-        })
-      if listIsPresent(Legacy.list, in: history) { items.formUnion(Legacy.items.map(\.id)) }
-      return items.sorted()
-    }
-
-    var observation = Observation()
-    var staples: [IngredientKey: (stamp: HybridTimestamp, value: Bool)] = [:]
-    var shelves: [IngredientKey: (stamp: HybridTimestamp, value: CategoryKey)] = [:]
-    var checks: [GroceryItemID: (stamp: HybridTimestamp, value: Bool)] = [:]
-    var itemTexts: [GroceryItemID: String] = [:]
-    func write<Key: Hashable, Value>(
-      _ value: Value, at stamp: HybridTimestamp, to key: Key,
-      in writes: inout [Key: (stamp: HybridTimestamp, value: Value)]
-    ) {
-      if writes[key].map({ stamp > $0.stamp }) ?? true { writes[key] = (stamp, value) }
-    }
-    let categories = categorySpecification(of: events)
-
-    for event in events {
-      for template in templates(of: event) where observation.usage[template] == nil {
-        observation.usage[template] = 0
-      }
-      switch event.operation {
-      case .useIngredient(let name) where !blankNames.contains(name):
-        observation.usage[IngredientKey(normalizing: name), default: 0] += 1
-      case .addRecipe(let title, _):
-        observation.recipeTitles.append(title)
-      case .useRecipe(let index):
-        if let recipe = knownRecipe(index, by: event) {
-          observation.recipeUses[recipe.id, default: 0] += 1
-        }
-      case .addRecipeItems(let index, let list):
-        guard let recipe = knownRecipe(index, by: event), listIsPresent(list, in: seen(by: event))
-        else { break }
-        observation.recipeUses[recipe.id, default: 0] += 1
-        let removed = events.contains { delete in
-          if case .deleteList(list) = delete.operation {
-            event.isObserved(by: delete)
-          } else {
-            false
-          }
-        }
-        if listIsPresent(list, in: events), !removed {
-          observation.items += lines(of: recipe.title).filter { !blankNames.contains($0) }
-        }
-      case .addItem(let text, let list, let id) where !blankNames.contains(text):
-        if listIsPresent(list, in: seen(by: event)), listIsPresent(list, in: events),
-          isAlive(id, addedBy: event, to: list, in: events)
-        {
-          itemTexts[id] = text
-        }
-      case .setStaple(let name, let isStaple) where !blankNames.contains(name):
-        // Creating the template takes the first tick.
-        let key = IngredientKey(normalizing: name)
-        let tick: UInt32 = knownTemplates(by: event).contains(key) ? 1 : 2
-        write(isStaple, at: stamp(of: event, tick: tick), to: key, in: &staples)
-      case .shelve(let name, let index) where !blankNames.contains(name):
-        let key = IngredientKey(normalizing: name)
-        let shown = categorySpecification(of: seen(by: event)).live.sorted()
-        if !knownTemplates(by: event).contains(key), !shown.isEmpty {
-          write(shown[index % shown.count], at: stamp(of: event, tick: 1), to: key, in: &shelves)
-        }
-      case .check(_, let checked):
-        if let item = target(of: event) {
-          write(checked, at: stamp(of: event, tick: 1), to: item, in: &checks)
-        }
-      case .importLegacy:
-        // A template the device had keeps its staple flag and category.
-        if !knownTemplates(by: event).contains(Legacy.salt) {
-          let created = legacyStamp(Legacy.templates[Legacy.salt]!.milliseconds, by: event)
-          write(true, at: created, to: Legacy.salt, in: &staples)
-          let pantry = Legacy.stapleAndCategory.category
-          let shelf = categorySpecification(of: seen(by: event)).resolved(pantry) ?? pantry
-          write(shelf, at: created, to: Legacy.salt, in: &shelves)
-        }
-        for item in Legacy.items {
-          itemTexts[item.id] = item.text
-          if let checkedAt = item.checkedAt {
-            write(true, at: legacyStamp(checkedAt, by: event), to: item.id, in: &checks)
-          }
-        }
-      default:
-        break
-      }
-    }
-    if events.contains(where: { if case .importLegacy = $0.operation { true } else { false } }) {
-      // Legacy counts are contributions of their own records: imports never add them twice.
-      for (template, legacy) in Legacy.templates {
-        observation.usage[template, default: 0] += legacy.uses
-      }
-      observation.recipeTitles.append(Legacy.recipe.title)
-      observation.recipeUses[Legacy.recipe.id, default: 0] += Legacy.recipe.uses
-    }
-    observation.items += itemTexts.map { id, text in text + (checks[id]?.value == true ? " ✓" : "")
-    }
-    observation.dissolved = seenEvents.contains {
-      if case .dissolve = $0.operation { true } else { false }
-    }
-    observation.categories = categories.live
-    observation.staples = Set(staples.filter(\.value.value).keys)
-    observation.shelves = shelves.compactMapValues { categories.resolved($0.value) }
-    // The owner, and each guest an add of whom no removal has observed (add-wins).
-    observation.members = Set(
-      [member]
-        + guests.filter { guest in
-          isPresent(
-            in: events, created: { if case .addGuest(guest) = $0 { true } else { false } },
-            deleted: { if case .removeGuest(guest) = $0 { true } else { false } })
-        })
-    observation.slots = slotSpecification(of: events)
-    observation.recipeTitles.sort()
-    observation.items.sort()
-    return observation
-  }
-
-  /// The categories a device that has seen `events` shows, and where moved keys lead.
-  ///
-  /// Each category key is an add-wins key of the map of categories: it is present when some
-  /// event that wrote it (a create, a new spelling, a move to it) is observed by no later event
-  /// on it, a move away included. What an event did follows from what its device showed: the
-  /// specification of the events it had seen. A create finds a category by its key or through
-  /// the moves; a rename onto another category's name is refused; moves of one key keep the
-  /// latest (a rename's stamp is its device's first tick after the event's timestamp, which
-  /// the scenario's clock draws after every stamp the device holds, so moves order as their
-  /// events do).
-  struct Categories {
-    var live: Set<CategoryKey> = []
-    var moves: [CategoryKey: (target: CategoryKey, timestamp: HybridTimestamp)] = [:]
-
-    func resolved(_ key: CategoryKey) -> CategoryKey? {
-      var current = key
-      for _ in 0...moves.count {
-        if live.contains(current) { return current }
-        guard let next = moves[current]?.target else { return nil }
-        current = next
-      }
-      return nil
-    }
-  }
-
-  static func categorySpecification(of events: [Event<Operation>]) -> Categories {
-    let byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
-    /// Per event: the keys it wrote, the key it removed, the move it recorded.
-    typealias Effect = (
-      writes: Set<CategoryKey>, removes: CategoryKey?, move: (CategoryKey, CategoryKey)?
-    )
-    var effects: [Int: Effect] = [:]
-
-    func categories(after seen: [Event<Operation>]) -> Categories {
-      var result = Categories()
-      let touching = seen.map { ($0, effect(of: $0)) }
-      var keys: Set<CategoryKey> = []
-      for (_, effect) in touching {
-        keys.formUnion(effect.writes)
-        if let removed = effect.removes { keys.insert(removed) }
-      }
-      // Concurrent moves of one key: the one with the greatest timestamp.
-      for (event, effect) in touching {
-        guard let (from, to) = effect.move else { continue }
-        if result.moves[from].map({ event.timestamp > $0.timestamp }) ?? true {
-          result.moves[from] = (to, event.timestamp)
-        }
-      }
-      for key in keys {
-        let onKey = touching.filter { $0.1.writes.contains(key) || $0.1.removes == key }.map(\.0)
-        if onKey.maximal().contains(where: { effect(of: $0).writes.contains(key) }) {
-          result.live.insert(key)
-        }
-      }
-      return result
-    }
-
-    func effect(of event: Event<Operation>) -> Effect {
-      if let known = effects[event.id] { return known }
-      let view = categories(after: event.observed.sorted().compactMap { byID[$0] })
-      var result: Effect = ([], nil, nil)
-      func create(_ name: String) {
-        let key = CategoryKey(normalizing: name)
-        if view.resolved(key) == nil, !result.writes.contains(key) { result.writes.insert(key) }
-      }
-      switch event.operation {
-      case .seedDefaults: HouseholdReplica.defaultCategoryNames.forEach(create)
-      case .importLegacy: Legacy.categoryNames.forEach(create)
-      case .createCategory(let name) where !blankNames.contains(name): create(name)
-      case .renameCategory(let index, let name) where !blankNames.contains(name):
-        let keys = view.live.sorted()
-        guard !keys.isEmpty else { break }
-        let from = keys[index % keys.count]
-        let target = CategoryKey(normalizing: name)
-        if target == from {
-          result.writes = [from]
-        } else if view.resolved(target).map({ $0 == from }) ?? true {
-          result = ([target], from, (from, target))
-        }
-      default: break
-      }
-      effects[event.id] = result
-      return result
-    }
-
-    return categories(after: events)
-  }
-
-  /// A slot's meal is a register nested in the map of meals: an assignment replaces the
-  /// recipes its device had seen in the slot, clearing removes the meal, and the recipes of the
-  /// assignments that survive show (ADR 0011's shared-context rule), newest stamp first.
-  static func slotSpecification(of events: [Event<Operation>]) -> [SlotKey: [RecipeID]] {
-    let byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
-    struct Assignment {
-      var recipe: RecipeID
-      var stamp: HybridTimestamp
-    }
-    /// The recipes the event's device knew, if it could assign `slot` (it knew the plan).
-    func assignable(_ slot: SlotKey, by event: Event<Operation>) -> [RecipeID] {
-      let seen = event.observed.compactMap { byID[$0] }
-      guard planIsPresent(plan(of: slot), in: seen) else { return [] }
-      return knownRecipes(in: seen).map(\.id)
-    }
-    let slotEvents = events.compactMap { event -> Event<Operation>? in
-      switch event.operation {
-      case .assign, .assignIfFree, .clearSlot: return event
-      // Deleting a plan removes its meals: the meal of the plan's slot, as the device saw it.
-      case .deletePlan(let deleted):
-        return Event(
-          id: event.id, replica: event.replica,
-          operation: .clearSlot(slots[plans.firstIndex(of: deleted)!]),
-          timestamp: event.timestamp, observed: event.observed)
-      // With nothing to assign, clearing is all a reassignment does.
-      case .reassign(_, let slot) where assignable(slot, by: event).isEmpty:
-        return Event(
-          id: event.id, replica: event.replica, operation: .clearSlot(slot),
-          timestamp: event.timestamp, observed: event.observed)
-      case .reassign: return event
-      default: return nil
-      }
-    }
-    let stores = sharedContextMapSpecification(
-      of: slotEvents,
-      key: { operation -> String in
-        switch operation {
-        case .assign(_, let slot), .assignIfFree(_, let slot), .clearSlot(let slot),
-          .reassign(_, let slot):
-          slot.rawValue
-        default: ""
-        }
-      },
-      isRemoval: { if case .clearSlot = $0 { true } else { false } },
-      write: { event, past -> CausalItems<Assignment>? in
-        let index: Int
-        let slot: SlotKey
-        var past = past
-        switch event.operation {
-        case .assign(let assigned, let assignedSlot), .assignIfFree(let assigned, let assignedSlot):
-          (index, slot) = (assigned, assignedSlot)
-        // Clearing first leaves nothing of the slot to start from.
-        case .reassign(let assigned, let assignedSlot):
-          (index, slot) = (assigned, assignedSlot)
-          past = nil
-        default: return nil
-        }
-        let known = assignable(slot, by: event)
-        guard !known.isEmpty else { return nil }
-        let recipe = known[index % known.count]
-        if case .assignIfFree = event.operation,
-          let winner = past?.live.values.max(by: { $0.stamp < $1.stamp }), winner.recipe != recipe
-        {
-          return nil  // Occupied: nothing changes.
-        }
-        // Creating the meal takes a tick before the assignment's.
-        let assignment = Assignment(
-          recipe: recipe, stamp: stamp(of: event, tick: past == nil ? 2 : 1))
-        return (past ?? CausalItems()).replacing(
-          where: { _ in true }, with: assignment, by: event.id)
-      })
-    var result: [SlotKey: [RecipeID]] = [:]
-    // A meal whose plan was deleted is hidden (cascade at read time).
-    for (slot, store) in stores where planIsPresent(plan(of: SlotKey(rawValue: slot)!), in: events)
-    {
-      result[SlotKey(rawValue: slot)!] = store.live.values.sorted { $0.stamp > $1.stamp }.map(
-        \.recipe)
-    }
-    return result
-  }
-
-  static func planIsPresent(_ plan: MealPlanID, in history: [Event<Operation>]) -> Bool {
-    isPresent(
-      in: history, created: { if case .createPlan(plan) = $0 { true } else { false } },
-      deleted: { if case .deletePlan(plan) = $0 { true } else { false } })
-  }
-
-  /// A list or plan is present when a create of it has not been observed by a delete of it
-  /// (add-wins).
-  static func isPresent(
-    in history: [Event<Operation>], created: (Operation) -> Bool, deleted: (Operation) -> Bool
-  ) -> Bool {
-    history.contains { create in
-      created(create.operation)
-        && !history.contains { deleted($0.operation) && create.isObserved(by: $0) }
-    }
   }
 
   static func isLessThanOrEqual(_ a: HouseholdState, _ b: HouseholdState) -> Bool {

@@ -21,7 +21,7 @@ extension HouseholdReplica {
     if let existing = state.ingredients[key] { return (existing, false) }
     let shelf = try liveCategory(orNone: category)
     let template = IngredientTemplate(
-      key: key, displayName: key.rawValue, category: shelf, creation: creation())
+      key: key, category: shelf, creation: creation())
     state.ingredients.set(key, to: template, by: replicaID)
     return (template, true)
   }

@@ -67,7 +67,7 @@ extension HouseholdReplica {
       var template =
         state.ingredients[key]
         ?? IngredientTemplate(
-          key: key, displayName: key.rawValue,
+          key: key,
           category: shelf(keeper.record.categoryID),
           creation: legacyCreation(plan.templateCreation[key] ?? keeper.oldest))
       let existed = state.ingredients.contains(key)
@@ -128,7 +128,7 @@ extension HouseholdReplica {
       let template = plan.template(of: legacy, version: state.normalizerVersion)
       if !state.ingredients.contains(template) {
         let created = IngredientTemplate(
-          key: template, displayName: template.rawValue, category: nil,
+          key: template, category: nil,
           creation: legacyCreation(plan.templateCreation[template] ?? legacy.createdAt))
         state.ingredients.set(template, to: created, by: replicaID)
       }

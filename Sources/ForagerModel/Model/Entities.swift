@@ -281,10 +281,12 @@ extension GroceryCategory {
 }
 
 extension IngredientTemplate {
-  init(key: IngredientKey, displayName: String, category: CategoryKey?, creation: Creation) {
+  /// A new template shows its key until someone respells it; that name is no one's choice, so
+  /// a device's first use of the ingredient does not undo a respelling made elsewhere.
+  init(key: IngredientKey, category: CategoryKey?, creation: Creation) {
     self.key = key
     self.creation = creation
-    name = LWWRegister(displayName, at: creation.timestamp)
+    name = LWWRegister(unchosen: key.rawValue)
     staple = LWWRegister(unchosen: false)
     self.category = LWWRegister(category, chosenAt: creation.timestamp)
     uses = GCounter()

@@ -1,0 +1,174 @@
+import CRDTTestSupport
+import ForagerSync
+import SemanticCRDT
+
+/// The records of an observed-remove map as the household specification follows them: which
+/// writes survive their removals, and what each surviving write carries.
+///
+/// Every record the household keeps in an `ORMap` (items, recipes, lists, plans, categories) is
+/// a join of its surviving writes' values (ADR 0001), and a write's value is what its device
+/// held of the record, changed by the write. So a record shows when some write of it was seen
+/// by no removal of it, and each field shows the last write among everything the surviving
+/// writes carry. Stated with events alone: no dots, no contexts.
+extension HouseholdModel {
+  /// A record the specification follows through writes and removals.
+  enum RecordRef: Hashable {
+    case item(ItemRef)
+    case recipe(RecipeID)
+    case list(WeeklyListID)
+    case plan(MealPlanID)
+    case category(CategoryKey)
+  }
+
+  /// An item: by id where an operation names it, and for the items a recipe adds (whose ids are
+  /// fresh UUIDs a model cannot predict) by the adding event and the line's index.
+  enum ItemRef: Hashable {
+    case id(GroceryItemID)
+    case recipeLine(event: Int, line: Int)
+  }
+
+  enum Field: Hashable {
+    case text, template, category, checked, title, lines, name, order, scope
+  }
+
+  enum FieldValue: Equatable {
+    case text(String)
+    case template(IngredientKey)
+    case category(CategoryKey?)
+    case flag(Bool)
+    case lines([String])
+    case order(Int)
+    case scope(SharingScope)
+  }
+
+  /// What a device holds of a record: each field's last write, and each replica's uses.
+  struct RecordValue {
+    var fields: [Field: (stamp: HybridTimestamp, value: FieldValue)] = [:]
+    var uses: [ReplicaID: UInt64] = [:]
+
+    mutating func write(_ field: Field, _ value: FieldValue, at stamp: HybridTimestamp) {
+      if fields[field].map({ stamp > $0.stamp }) ?? true { fields[field] = (stamp, value) }
+    }
+
+    /// The join of two values: per field the later write, per replica the greater count.
+    mutating func join(_ other: RecordValue) {
+      for (field, write) in other.fields { self.write(field, write.value, at: write.stamp) }
+      uses.merge(other.uses, uniquingKeysWith: max)
+    }
+
+    subscript(field: Field) -> FieldValue? { fields[field]?.value }
+
+    var text: String? { if case .text(let text)? = self[.text] { text } else { nil } }
+    var template: IngredientKey? {
+      if case .template(let key)? = self[.template] { key } else { nil }
+    }
+    /// The category written last; `nil` when none was written or the last write cleared it.
+    var category: CategoryKey? {
+      if case .category(let key)? = self[.category] { key } else { nil }
+    }
+    var isChecked: Bool { if case .flag(let checked)? = self[.checked] { checked } else { false } }
+    var title: String? { if case .text(let title)? = self[.title] { title } else { nil } }
+    var lines: [String] { if case .lines(let lines)? = self[.lines] { lines } else { [] } }
+    var name: String? { if case .text(let name)? = self[.name] { name } else { nil } }
+    var order: Int? { if case .order(let order)? = self[.order] { order } else { nil } }
+    var scope: SharingScope {
+      if case .scope(let scope)? = self[.scope] { scope } else { .household }
+    }
+    var usageCount: UInt64 { uses.values.reduce(0, +) }
+  }
+
+  /// One event's write of one record.
+  struct RecordWrite {
+    /// Where the written value starts from.
+    enum Start {
+      /// The record's value as the device held it: an edit.
+      case current
+      /// Nothing: a new record set over whatever the device held.
+      case empty
+      /// Another record's value as the device held it: a category moved by a rename.
+      case from(RecordRef)
+    }
+
+    var start = Start.current
+    var fields: [(field: Field, value: FieldValue, stamp: HybridTimestamp)] = []
+    /// Uses counted, per replica.
+    var uses: [ReplicaID: UInt64] = [:]
+
+    static func creating(_ fields: [(Field, FieldValue)], at stamp: HybridTimestamp) -> RecordWrite
+    {
+      RecordWrite(start: .empty, fields: fields.map { ($0.0, $0.1, stamp) })
+    }
+
+    static func editing(_ field: Field, _ value: FieldValue, at stamp: HybridTimestamp)
+      -> RecordWrite
+    {
+      RecordWrite(fields: [(field, value, stamp)])
+    }
+  }
+
+  /// The records' writes and removals of a set of events, and the values that follow, with
+  /// each event's results remembered (the specification asks about every event's past).
+  final class RecordHistory {
+    private let writesOf: (Event<Operation>) -> [RecordRef: RecordWrite]
+    private let removalsOf: (Event<Operation>) -> Set<RecordRef>
+    private let seen: (Event<Operation>) -> [Event<Operation>]
+    private var writes: [Int: [RecordRef: RecordWrite]] = [:]
+    private var removals: [Int: Set<RecordRef>] = [:]
+    private var carried: [RecordRef: [Int: RecordValue]] = [:]
+
+    init(
+      writes: @escaping (Event<Operation>) -> [RecordRef: RecordWrite],
+      removals: @escaping (Event<Operation>) -> Set<RecordRef>,
+      seen: @escaping (Event<Operation>) -> [Event<Operation>]
+    ) {
+      writesOf = writes
+      removalsOf = removals
+      self.seen = seen
+    }
+
+    func writes(of event: Event<Operation>) -> [RecordRef: RecordWrite] {
+      if let known = writes[event.id] { return known }
+      let result = writesOf(event)
+      writes[event.id] = result
+      return result
+    }
+
+    func removals(of event: Event<Operation>) -> Set<RecordRef> {
+      if let known = removals[event.id] { return known }
+      let result = removalsOf(event)
+      removals[event.id] = result
+      return result
+    }
+
+    /// The record's value after `history`, or `nil` when every write of it was seen by a
+    /// removal of it (or there is none).
+    func value(of record: RecordRef, in history: [Event<Operation>]) -> RecordValue? {
+      let removers = history.filter { removals(of: $0).contains(record) }
+      var result: RecordValue?
+      for writer in history where writes(of: writer)[record] != nil {
+        guard !removers.contains(where: { writer.isObserved(by: $0) }) else { continue }
+        var joined = result ?? RecordValue()
+        joined.join(value(of: record, writtenBy: writer))
+        result = joined
+      }
+      return result
+    }
+
+    /// What `writer`'s write of the record carries: where it starts, as its device held it,
+    /// changed by the write.
+    private func value(of record: RecordRef, writtenBy writer: Event<Operation>) -> RecordValue {
+      if let known = carried[record]?[writer.id] { return known }
+      let write = writes(of: writer)[record]!
+      var result: RecordValue
+      switch write.start {
+      case .current: result = value(of: record, in: seen(writer)) ?? RecordValue()
+      case .empty: result = RecordValue()
+      case .from(let source): result = value(of: source, in: seen(writer)) ?? RecordValue()
+      }
+      for (field, value, stamp) in write.fields { result.write(field, value, at: stamp) }
+      for (replica, count) in write.uses { result.uses[replica, default: 0] += count }
+      carried[record, default: [:]][writer.id] = result
+      return result
+    }
+  }
+}
