@@ -131,6 +131,8 @@ public struct MergeReport: Hashable, Sendable {
   public var recordsRemoved = 0
   /// Slots that hold concurrent recipe assignments after the merge and did not before.
   public var newConflicts: [SlotKey] = []
+  /// Which records the merge added, updated and removed: what a view showing them refreshes.
+  public var changes = HouseholdChange(origin: .peer)
 
   public init() {}
 }

@@ -9,7 +9,9 @@ import SemanticCRDTJSON
 package protocol MappedRecord: HouseholdRecord, JSONCodable {
   /// The key the map holds the record under: semantic (``CategoryKey``, ``IngredientKey``,
   /// ``SlotKey``) or an identifier.
-  associatedtype Key: Hashable, Comparable, Sendable, CustomStringConvertible, JSONCodable
+  associatedtype
+    Key: Hashable, Comparable, Sendable, CustomStringConvertible, JSONCodable,
+      RecordKeyed
 
   /// Counts what a merge did to one key in `report`.
   static func report(_ key: Key, _ change: ORMap<Key, Self>.Change, in report: inout MergeReport)
@@ -63,21 +65,17 @@ package struct HouseholdMap<Record: MappedRecord> {
   package let records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>
   /// Where its version is in a ``HouseholdVersion``.
   package let version: WritableKeyPath<HouseholdVersion, VersionVector>
-  /// Names one of its records among all the household's.
-  package let recordKey: @Sendable (Record.Key) -> RecordKey
 
   init(
     _ field: HouseholdState.CodingKeys, _ singular: String, _ plural: String,
     _ records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>,
-    _ version: WritableKeyPath<HouseholdVersion, VersionVector>,
-    _ recordKey: @escaping @Sendable (Record.Key) -> RecordKey
+    _ version: WritableKeyPath<HouseholdVersion, VersionVector>
   ) {
     self.field = field
     self.singular = singular
     self.plural = plural
     self.records = records
     self.version = version
-    self.recordKey = recordKey
   }
 }
 
@@ -101,21 +99,16 @@ extension HouseholdState {
   /// listed: each operation handles them itself.
   package static func forEachMap<Visitor: HouseholdMapVisitor>(_ visitor: inout Visitor) {
     visitor.visit(
-      HouseholdMap(.members, "member", "members", \.members, \.members, RecordKey.member))
+      HouseholdMap(.members, "member", "members", \.members, \.members))
     visitor.visit(
-      HouseholdMap(
-        .categories, "category", "categories", \.categories, \.categories, RecordKey.category))
+      HouseholdMap(.categories, "category", "categories", \.categories, \.categories))
     visitor.visit(
-      HouseholdMap(
-        .ingredients, "template", "templates", \.ingredients, \.ingredients, RecordKey.ingredient))
-    visitor.visit(
-      HouseholdMap(.recipes, "recipe", "recipes", \.recipes, \.recipes, RecordKey.recipe))
-    visitor.visit(HouseholdMap(.lists, "list", "lists", \.lists, \.lists, RecordKey.list))
-    visitor.visit(HouseholdMap(.items, "item", "items", \.items, \.items, RecordKey.item))
-    visitor.visit(HouseholdMap(.plans, "plan", "plans", \.plans, \.plans, RecordKey.plan))
-    visitor.visit(
-      HouseholdMap(
-        .meals, "planned meal", "planned meals", \.meals, \.meals, RecordKey.meal))
+      HouseholdMap(.ingredients, "template", "templates", \.ingredients, \.ingredients))
+    visitor.visit(HouseholdMap(.recipes, "recipe", "recipes", \.recipes, \.recipes))
+    visitor.visit(HouseholdMap(.lists, "list", "lists", \.lists, \.lists))
+    visitor.visit(HouseholdMap(.items, "item", "items", \.items, \.items))
+    visitor.visit(HouseholdMap(.plans, "plan", "plans", \.plans, \.plans))
+    visitor.visit(HouseholdMap(.meals, "planned meal", "planned meals", \.meals, \.meals))
   }
 }
 
@@ -160,7 +153,7 @@ extension Recipe: MappedRecord {
   package typealias Key = RecipeID
 }
 
-extension NamedContainer: MappedRecord {
+extension NamedContainer: MappedRecord where ID: RecordKeyed {
   package typealias Key = ID
 }
 

@@ -45,7 +45,7 @@ extension HouseholdReplica {
     }
     let category = GroceryCategory(
       key: key, displayName: displayName, sortOrder: sortOrder, creation: creation())
-    state.categories.set(key, to: category, by: replicaID)
+    write(\.categories, key, category)
     return (category, true)
   }
 
@@ -111,9 +111,10 @@ extension HouseholdReplica {
     }
     record.key = target
     record.name.assign(displayName, at: stamp)
-    state.categories.remove(current)
-    state.categories.set(target, to: record, by: replicaID)
+    remove(\.categories, current)
+    write(\.categories, target, record)
     state.moves.set(current, to: LWWRegister(target, at: stamp), by: replicaID)
+    localChanges.householdChanged = true
   }
 }
 
@@ -163,7 +164,7 @@ extension HouseholdReplica {
     let items = state.items.keys.filter {
       state.items[$0]?.categoryKey.flatMap(state.resolvedCategory) == current
     }
-    state.categories.remove(current)
+    remove(\.categories, current)
     for template in templates {
       edit(\.ingredients, template) { $0.category.assign(nil, at: stamp) }
     }

@@ -5,18 +5,18 @@ import SemanticCRDT
 
 extension HouseholdReplica {
   /// Creates a container under `id` in `map`.
-  mutating func createContainer<ID>(
+  mutating func createContainer<ID: RecordKeyed>(
     _ map: WritableKeyPath<HouseholdState, ORMap<ID, NamedContainer<ID>>>, name: String, id: ID
   ) throws(HouseholdError) -> NamedContainer<ID> {
     try requireOpen()
     try requireVisible(name)
     let container = NamedContainer(id: id, name: name, creation: creation())
-    state[keyPath: map].set(id, to: container, by: replicaID)
+    write(map, id, container)
     return container
   }
 
   /// Renames the container `id` of `map`, or throws `unknown` when it has none.
-  mutating func renameContainer<ID>(
+  mutating func renameContainer<ID: RecordKeyed>(
     _ map: WritableKeyPath<HouseholdState, ORMap<ID, NamedContainer<ID>>>, _ id: ID,
     to name: String, unknown: HouseholdError
   ) throws(HouseholdError) {
@@ -30,18 +30,18 @@ extension HouseholdReplica {
   /// `parent` tells), or throws `unknown` when it has none.
   ///
   /// - Complexity: O(*c*) over all records of `children`.
-  mutating func deleteContainer<ID, ChildKey, Child>(
+  mutating func deleteContainer<ID: RecordKeyed, Child: MappedRecord>(
     _ map: WritableKeyPath<HouseholdState, ORMap<ID, NamedContainer<ID>>>, _ id: ID,
     unknown: HouseholdError,
-    children: WritableKeyPath<HouseholdState, ORMap<ChildKey, Child>>,
+    children: WritableKeyPath<HouseholdState, ORMap<Child.Key, Child>>,
     parent: (Child) -> ID?
   ) throws(HouseholdError) {
     try requireContainer(map, id, unknown: unknown)
-    state[keyPath: map].remove(id)
+    remove(map, id)
     let orphans = state[keyPath: children].keys.filter {
       state[keyPath: children][$0].flatMap(parent) == id
     }
-    for child in orphans { state[keyPath: children].remove(child) }
+    for child in orphans { remove(children, child) }
   }
 
   /// Refuses an edit of a container `map` does not hold, with `unknown`.

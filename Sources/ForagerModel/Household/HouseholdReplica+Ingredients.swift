@@ -22,7 +22,7 @@ extension HouseholdReplica {
     let shelf = try liveCategory(orNone: category)
     let template = IngredientTemplate(
       key: key, category: shelf, creation: creation())
-    state.ingredients.set(key, to: template, by: replicaID)
+    write(\.ingredients, key, template)
     return (template, true)
   }
 

@@ -61,7 +61,7 @@ extension HouseholdReplica {
     let item = GroceryListItem(
       id: id, listID: list, source: source, text: text, template: template.key,
       category: template.categoryKey, creation: creation())
-    state.items.set(item.id, to: item, by: replicaID)
+    write(\.items, item.id, item)
     return item
   }
 
@@ -131,7 +131,7 @@ extension HouseholdReplica {
   ///   deleted).
   public mutating func removeItem(_ id: GroceryItemID) throws(HouseholdError) {
     try requireItem(id)
-    state.items.remove(id)
+    remove(\.items, id)
   }
 
   /// The item with `id`, if any and if its list was not deleted.

@@ -69,8 +69,7 @@ extension HouseholdReplica {
       throw .slotOccupied(slot, by: occupant, title: state.recipes[occupant]?.displayName ?? "")
     }
     if !state.meals.contains(slot) {
-      state.meals.set(
-        slot, to: PlannedMeal(slot: slot, plan: plan, creation: creation()), by: replicaID)
+      write(\.meals, slot, PlannedMeal(slot: slot, plan: plan, creation: creation()))
     }
     let stamp = clock.tick()
     edit(\.meals, slot) { meal in
@@ -87,7 +86,7 @@ extension HouseholdReplica {
   public mutating func clearSlot(_ slot: SlotKey) throws(HouseholdError) {
     try requireOpen()
     guard state.meals.contains(slot) else { throw .emptySlot(slot) }
-    state.meals.remove(slot)
+    remove(\.meals, slot)
   }
 
   /// The planned meal in `slot` as it shows: `nil` when there is none, when its plan was

@@ -15,8 +15,7 @@ extension HouseholdReplica {
   public mutating func addMember(_ id: MemberID, name: String) throws(HouseholdError) {
     try requireOpen()
     try requireOwner(to: "add members")
-    state.members.set(
-      id, to: Member(id: id, name: name, role: .member, creation: creation()), by: replicaID)
+    write(\.members, id, Member(id: id, name: name, role: .member, creation: creation()))
   }
 
   /// Removes a member. Only the owner may, and not themselves.
@@ -25,7 +24,7 @@ extension HouseholdReplica {
     try requireOwner(to: "remove members")
     guard id != member else { throw .ownerCannotLeave(id) }
     guard state.members.contains(id) else { throw .notAMember(id) }
-    state.members.remove(id)
+    remove(\.members, id)
   }
 
   /// This replica's member leaves the household. The owner cannot; the owner dissolves it.
@@ -33,7 +32,7 @@ extension HouseholdReplica {
     try requireOpen()
     guard owner != member else { throw .ownerCannotLeave(member) }
     guard state.members.contains(member) else { throw .notAMember(member) }
-    state.members.remove(member)
+    remove(\.members, member)
   }
 
   /// Dissolves the household: it takes no more changes on any replica that merges this.
@@ -41,6 +40,7 @@ extension HouseholdReplica {
     try requireOpen()
     try requireOwner(to: "dissolve the household")
     state.dissolved.assign(true, at: clock.tick())
+    localChanges.householdChanged = true
   }
 
   /// Whether the household was dissolved.

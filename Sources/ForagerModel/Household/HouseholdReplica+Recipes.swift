@@ -14,7 +14,7 @@ extension HouseholdReplica {
     let similar = findSimilarRecipes(title: title)
     let recipe = Recipe(
       id: id, title: title, ingredientLines: ingredientLines, creation: creation())
-    state.recipes.set(recipe.id, to: recipe, by: replicaID)
+    write(\.recipes, recipe.id, recipe)
     return (recipe, similar)
   }
 
@@ -76,7 +76,7 @@ extension HouseholdReplica {
   /// - Throws: ``HouseholdError/unknownRecipe(_:)`` when no recipe has `id`.
   public mutating func deleteRecipe(_ id: RecipeID) throws(HouseholdError) {
     try requireRecipe(id)
-    state.recipes.remove(id)
+    remove(\.recipes, id)
   }
 
   /// Refuses an edit of a recipe that does not exist.

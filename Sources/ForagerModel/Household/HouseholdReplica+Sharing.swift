@@ -1,14 +1,14 @@
 import SemanticCRDT
 
 /// A record whose sharing scope a person may change: every kind but a member.
-protocol ScopedRecord: HouseholdRecord {
+protocol ScopedRecord: MappedRecord {
   var scope: LWWRegister<SharingScope> { get set }
 }
 
 extension GroceryCategory: ScopedRecord {}
 extension IngredientTemplate: ScopedRecord {}
 extension Recipe: ScopedRecord {}
-extension NamedContainer: ScopedRecord {}
+extension NamedContainer: ScopedRecord where ID: RecordKeyed {}
 extension GroceryListItem: ScopedRecord {}
 extension PlannedMeal: ScopedRecord {}
 
@@ -32,35 +32,35 @@ extension HouseholdReplica {
     switch record {
     case .member: throw .fixedSharingScope(record)
     case .category(let key):
-      try setScope(scope, of: \.categories, try liveCategory(key), record: record)
+      try setScope(scope, of: \.categories, try liveCategory(key))
     case .ingredient(let key):
       try requireIngredient(key)
-      try setScope(scope, of: \.ingredients, key, record: record)
+      try setScope(scope, of: \.ingredients, key)
     case .recipe(let id):
       try requireRecipe(id)
-      try setScope(scope, of: \.recipes, id, record: record)
+      try setScope(scope, of: \.recipes, id)
     case .list(let id):
       try requireContainer(\.lists, id, unknown: .unknownList(id))
-      try setScope(scope, of: \.lists, id, record: record)
+      try setScope(scope, of: \.lists, id)
     case .item(let id):
       try requireItem(id)
-      try setScope(scope, of: \.items, id, record: record)
+      try setScope(scope, of: \.items, id)
     case .plan(let id):
       try requireContainer(\.plans, id, unknown: .unknownMealPlan(id))
-      try setScope(scope, of: \.plans, id, record: record)
+      try setScope(scope, of: \.plans, id)
     case .meal(let slot):
       guard plannedMeal(slot) != nil else { throw .emptySlot(slot) }
-      try setScope(scope, of: \.meals, slot, record: record)
+      try setScope(scope, of: \.meals, slot)
     }
   }
 
   /// Writes the scope of the present record `key` of `map`, if this replica's member may.
-  private mutating func setScope<Key: Hashable, Record: ScopedRecord>(
-    _ scope: SharingScope, of map: WritableKeyPath<HouseholdState, ORMap<Key, Record>>,
-    _ key: Key, record: RecordKey
+  private mutating func setScope<Record: ScopedRecord>(
+    _ scope: SharingScope, of map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>,
+    _ key: Record.Key
   ) throws(HouseholdError) {
     guard state[keyPath: map][key]?.owner == member || owner == member else {
-      throw .notRecordOwner(member: member, record: record)
+      throw .notRecordOwner(member: member, record: key.recordKey)
     }
     let stamp = clock.tick()
     edit(map, key) { $0.scope.assign(scope, at: stamp) }

@@ -23,6 +23,8 @@ public struct HouseholdReplica: Sendable {
   public internal(set) var clock: HybridClock
   /// What merges removed, oldest first, kept for a restore (see ``RemovedRecords``).
   package var removals: [RemovedRecords] = []
+  /// The records this replica's own edits changed since ``takeLocalChanges()`` last took them.
+  public internal(set) var localChanges = HouseholdChange(origin: .local)
 
   /// This replica's id.
   public var replicaID: ReplicaID { clock.replica }
@@ -66,9 +68,8 @@ public struct HouseholdReplica: Sendable {
       joining: household, member: owner, replica: replica, wallClock: wallClock)
     let creation = replica.creation()
     replica.state.owner.assign(owner, at: creation.timestamp)
-    replica.state.members.set(
-      owner, to: Member(id: owner, name: ownerName, role: .owner, creation: creation),
-      by: replica.replicaID)
+    replica.write(
+      \.members, owner, Member(id: owner, name: ownerName, role: .owner, creation: creation))
     return replica
   }
 
@@ -77,16 +78,50 @@ public struct HouseholdReplica: Sendable {
     Creation(timestamp: clock.tick(), member: member)
   }
 
+  /// Returns the records this replica's own edits changed since the last call, and starts
+  /// noting afresh: an app (or ``HouseholdStore``) calls it after a batch of edits to tell its
+  /// views. Merges report what they changed in ``MergeReport/changes``.
+  ///
+  /// - Complexity: O(1); noting costs O(1) per record written.
+  public mutating func takeLocalChanges() -> HouseholdChange {
+    defer { localChanges = HouseholdChange(origin: .local) }
+    return localChanges
+  }
+
   /// Changes an existing record as a new write of this replica, replacing the writes of it
   /// this replica has seen (their merged value is where the change starts). No-op when the
   /// record is absent.
-  mutating func edit<Key: Hashable, Value: Mergeable>(
-    _ map: WritableKeyPath<HouseholdState, ORMap<Key, Value>>, _ key: Key,
-    _ body: (inout Value) -> Void
+  mutating func edit<Record: MappedRecord>(
+    _ map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>, _ key: Record.Key,
+    _ body: (inout Record) -> Void
   ) {
-    guard var value = state[keyPath: map][key] else { return }
-    body(&value)
-    state[keyPath: map].set(key, to: value, by: replicaID)
+    guard var record = state[keyPath: map][key] else { return }
+    body(&record)
+    write(map, key, record)
+  }
+
+  /// Writes `record` under `key` as a new write of this replica, and notes the change for
+  /// ``takeLocalChanges()``. Every local write of a record goes through here or ``remove(_:_:)``.
+  mutating func write<Record: MappedRecord>(
+    _ map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>, _ key: Record.Key,
+    _ record: Record
+  ) {
+    let previous = state[keyPath: map][key]
+    state[keyPath: map].set(key, to: record, by: replicaID)
+    // A write whose value loses to what the record holds (a stamp behind it) changes nothing
+    // a view shows.
+    if previous != record {
+      localChanges.note(key.recordKey, existed: previous != nil, exists: true)
+    }
+  }
+
+  /// Removes the record under `key`, if any, and notes the change.
+  mutating func remove<Record: MappedRecord>(
+    _ map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>, _ key: Record.Key
+  ) {
+    guard state[keyPath: map].contains(key) else { return }
+    state[keyPath: map].remove(key)
+    localChanges.note(key.recordKey, existed: true, exists: false)
   }
 
   func requireOpen() throws(HouseholdError) {

@@ -128,6 +128,7 @@ extension HouseholdState: Mergeable {
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
         state[keyPath: map.records].merge(other[keyPath: map.records]) { key, change in
           Record.report(key, change, in: &report)
+          report.changes.note(key, change)
           Record.note(key, change, in: &changes)
           if change.isAbsent, let before = change.before {
             Record.keep(key, removed: before, from: map, in: &removed)
@@ -140,7 +141,9 @@ extension HouseholdState: Mergeable {
       removed: consume removed)
     Self.forEachMap(&merge)
     (self, report, changes, removed) = (merge.state, merge.report, merge.changes, merge.removed)
+    let registers = (owner, dissolved, categoryMoves)
     mergeRegisters(of: other)
+    if registers != (owner, dissolved, categoryMoves) { report.changes.householdChanged = true }
     removed.keepCategories(except: moves)
     report.newConflicts.sort()
   }

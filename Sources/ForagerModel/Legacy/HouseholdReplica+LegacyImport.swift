@@ -58,7 +58,7 @@ extension HouseholdReplica {
       let category = GroceryCategory(
         key: keeper.key, displayName: keeper.record.name, sortOrder: keeper.record.sortOrder ?? 100,
         creation: legacyCreation(keeper.oldest))
-      state.categories.set(keeper.key, to: category, by: replicaID)
+      write(\.categories, keeper.key, category)
       report.imported += 1
     }
 
@@ -83,7 +83,7 @@ extension HouseholdReplica {
         if missing > 0 { template.uses.increment(by: missing, replica: legacyReplica) }
       }
       if !existed || template != before {
-        state.ingredients.set(key, to: template, by: replicaID)
+        write(\.ingredients, key, template)
         report.imported += 1
       } else {
         report.alreadyPresent += 1
@@ -103,7 +103,7 @@ extension HouseholdReplica {
       if let count = legacy.usageCount, count > 0 {
         recipe.uses.increment(by: count, replica: ReplicaID("legacy:\(legacy.id.uuidString)"))
       }
-      state.recipes.set(id, to: recipe, by: replicaID)
+      write(\.recipes, id, recipe)
       report.imported += 1
     }
 
@@ -113,9 +113,8 @@ extension HouseholdReplica {
         report.alreadyPresent += 1
         continue
       }
-      state.lists.set(
-        id, to: WeeklyList(id: id, name: legacy.name, creation: legacyCreation(legacy.createdAt)),
-        by: replicaID)
+      write(
+        \.lists, id, WeeklyList(id: id, name: legacy.name, creation: legacyCreation(legacy.createdAt)))
       report.imported += 1
     }
 
@@ -130,7 +129,7 @@ extension HouseholdReplica {
         let created = IngredientTemplate(
           key: template, category: nil,
           creation: legacyCreation(plan.templateCreation[template] ?? legacy.createdAt))
-        state.ingredients.set(template, to: created, by: replicaID)
+        write(\.ingredients, template, created)
       }
       var item = GroceryListItem(
         id: id, listID: WeeklyListID(uuid: legacy.listID),
@@ -139,7 +138,7 @@ extension HouseholdReplica {
         category: shelf(legacy.categoryID) ?? state.ingredients[template]?.categoryKey,
         creation: legacyCreation(legacy.createdAt))
       if legacy.isChecked == true { item.checked = LWWRegister(true, at: item.creation.timestamp) }
-      state.items.set(id, to: item, by: replicaID)
+      write(\.items, id, item)
       report.imported += 1
     }
 
@@ -153,7 +152,7 @@ extension HouseholdReplica {
       if let recipe = keeper.record.recipeID {
         meal.assignment.write(RecipeID(uuid: recipe), at: meal.creation.timestamp)
       }
-      state.meals.set(keeper.slot, to: meal, by: replicaID)
+      write(\.meals, keeper.slot, meal)
       report.imported += 1
     }
     return report
