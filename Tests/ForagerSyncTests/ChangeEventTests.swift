@@ -38,6 +38,21 @@ struct ChangeEventTests {
     return (compare.added, compare.updated, compare.removed)
   }
 
+  /// The change from one state to another, as a merge must report it.
+  static func expectedChange(
+    from before: HouseholdState, to after: HouseholdState, origin: HouseholdChange.Origin
+  ) -> HouseholdChange {
+    let difference = difference(from: before, to: after)
+    var change = HouseholdChange(origin: origin)
+    for key in difference.added { change.note(key, existed: false, exists: true) }
+    for key in difference.updated { change.note(key, existed: true, exists: true) }
+    for key in difference.removed { change.note(key, existed: true, exists: false) }
+    change.householdChanged =
+      before.owner != after.owner || before.dissolved != after.dissolved
+      || before.categoryMoves != after.categoryMoves
+    return change
+  }
+
   /// Whether `change` names exactly the records that differ between the states.
   static func problem(
     with change: HouseholdChange, from before: HouseholdState, to after: HouseholdState

@@ -43,6 +43,7 @@ import Testing
       (after.meals[slot]?.assignment.isConflicted ?? false)
         && !(before.meals[slot]?.assignment.isConflicted ?? false)
     }.sorted()
+    report.changes = ChangeEventTests.expectedChange(from: before, to: after, origin: .peer)
     return report
   }
 
@@ -98,7 +99,9 @@ import Testing
     // The laptop kept the tablet's write only: the slot changed, under a key the phone lacks.
     #expect(phone.state.meals[slot] == nil)
     #expect(laptop.state.meals[slot] != nil && laptop.state.meals[slot] != both)
-    #expect(report == MergeReport())
+    #expect(report.recordsAdded == 0 && report.recordsMerged == 0 && report.recordsRemoved == 0)
+    // Yet what the slot shows changed (its conflict is gone), so its view must refresh.
+    #expect(report.changes.updated == [.meal(slot)] && report.changes.added.isEmpty)
     #expect(report == Self.expectedReport(before: before, after: laptop.state, remote: phone.state))
   }
 }

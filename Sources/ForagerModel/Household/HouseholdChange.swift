@@ -30,7 +30,7 @@ public struct HouseholdChange: Hashable, Sendable {
   public private(set) var removed: Set<RecordKey> = []
   /// Whether the household's own registers changed: its owner, its dissolution, or where the
   /// renames of categories lead.
-  public internal(set) var householdChanged = false
+  public package(set) var householdChanged = false
 
   public init(origin: Origin) {
     self.origin = origin

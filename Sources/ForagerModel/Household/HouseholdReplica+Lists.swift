@@ -157,14 +157,35 @@ extension HouseholdReplica {
       .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
   }
 
-  /// A list's items grouped by ingredient template: "2 cups flour" from one recipe, "1 cup
-  /// flour" from another and a typed "flour" form one group. A query, not a merge: the items
-  /// stay separate records.
-  public func consolidatedItems(in list: WeeklyListID) -> [(
-    template: IngredientKey, items: [GroceryListItem]
-  )] {
+  /// A list's items grouped by ingredient template, by key.
+  ///
+  /// - Complexity: O(*i* log *i*) over all items.
+  public func consolidatedItems(in list: WeeklyListID) -> [ConsolidatedItem] {
     Dictionary(grouping: items(in: list), by: \.templateKey)
-      .map { (template: $0.key, items: $0.value) }
-      .sorted { $0.template < $1.template }
+      .sorted { $0.key < $1.key }
+      .map { template, items in
+        ConsolidatedItem(
+          template: template,
+          displayName: state.ingredients[template]?.displayName ?? template.rawValue,
+          items: items)
+      }
+  }
+
+  /// A list's items by category, in the order of ``categories()``, the uncategorized last.
+  /// An item shows under the category its reference leads to now (renames followed); one whose
+  /// category was deleted shows as uncategorized.
+  ///
+  /// - Complexity: O(*i* + *c* log *c*) over all items and categories.
+  public func itemsByCategory(in list: WeeklyListID) -> [CategorySection] {
+    let grouped = Dictionary(grouping: items(in: list)) {
+      $0.categoryKey.flatMap(state.resolvedCategory)
+    }
+    var sections = categories().compactMap { category in
+      grouped[category.key].map { CategorySection(category: category, items: $0) }
+    }
+    if let uncategorized = grouped[nil] {
+      sections.append(CategorySection(category: nil, items: uncategorized))
+    }
+    return sections
   }
 }

@@ -79,7 +79,7 @@ public struct HouseholdReplica: Sendable {
   }
 
   /// Returns the records this replica's own edits changed since the last call, and starts
-  /// noting afresh: an app (or ``HouseholdStore``) calls it after a batch of edits to tell its
+  /// noting afresh: an app (or a store that owns the replica) calls it after a batch of edits to tell its
   /// views. Merges report what they changed in ``MergeReport/changes``.
   ///
   /// - Complexity: O(1); noting costs O(1) per record written.

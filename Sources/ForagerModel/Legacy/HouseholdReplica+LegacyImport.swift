@@ -113,8 +113,8 @@ extension HouseholdReplica {
         report.alreadyPresent += 1
         continue
       }
-      write(
-        \.lists, id, WeeklyList(id: id, name: legacy.name, creation: legacyCreation(legacy.createdAt)))
+      let list = WeeklyList(id: id, name: legacy.name, creation: legacyCreation(legacy.createdAt))
+      write(\.lists, id, list)
       report.imported += 1
     }
 
