@@ -41,6 +41,37 @@ struct ErrorMessageTests {
 
   @Test(arguments: errors)
   func readsAsASentenceWithARemedyAndNoIdentifier(_ error: HouseholdError) throws {
+    try Self.expectReadable(error)
+  }
+
+  static let file = URL(fileURLWithPath: "/tmp/household.json")
+  static let storeErrors: [StoreError] = [
+    StoreError.Problem.unreadable("EACCES"), .malformed(JSONError(.unexpectedEnd, at: 3)),
+    .checksumMismatch(stored: "1", computed: "2"), .newerFormat(found: 9, supported: 3),
+    .unknownFormat(0), .differentHousehold(expected: HouseholdID(), found: HouseholdID()),
+    .newerNormalizer(found: NormalizerVersion(rawValue: 9), supported: .current),
+    .invalidContent(JSONError(.unexpectedEnd, at: 3)), .unsound(["item names template salt"]),
+    .tooLarge(size: 2, limit: 1), .clockSkew(skew), .locked, .writeFailed("ENOSPC"),
+  ].map { StoreError(file: file, problem: $0) }
+
+  @Test(arguments: storeErrors)
+  func aFileErrorReadsAsASentenceWithARemedy(_ error: StoreError) throws {
+    try Self.expectReadable(error)
+  }
+
+  static let importErrors: [LegacyImportError] = [
+    .malformed("not JSON"), .invalidSlot(recordID: UUID(), date: "someday", mealType: "brunch"),
+    .danglingReference(recordID: UUID(), field: "listID", target: UUID()),
+    .household(.householdDissolved(HouseholdID())),
+  ]
+
+  @Test(arguments: importErrors)
+  func anImportErrorReadsAsASentenceWithARemedy(_ error: LegacyImportError) throws {
+    try Self.expectReadable(error)
+  }
+
+  /// A description and a suggestion, each a sentence, with no identifier or path in them.
+  static func expectReadable(_ error: some LocalizedError) throws {
     let description = try #require(error.errorDescription)
     let suggestion = try #require(error.recoverySuggestion)
     #expect(error.localizedDescription == description)
@@ -48,6 +79,7 @@ struct ErrorMessageTests {
       #expect(text.first?.isLowercase == false && text.hasSuffix("."), "\(text)")
       let uuid = try Regex("[0-9A-F]{8}-[0-9A-F]{4}-")
       #expect(text.firstMatch(of: uuid) == nil, "\(text) shows an identifier")
+      #expect(!text.contains("/tmp"), "\(text) shows a path")
     }
   }
 
