@@ -49,8 +49,12 @@ struct RemovedRecordsTests {
     #expect(Set(removal.items.map(\.displayName)) == ["2 lemons", "basil"])
     #expect(removal.removedAtMilliseconds == Self.start + 1)
 
+    _ = tablet.takeLocalChanges()
     #expect(try tablet.restore(removal.id) == 3)
     #expect(tablet.recentlyRemoved.isEmpty)
+    // A restore tells the views what came back.
+    let restored = tablet.takeLocalChanges()
+    #expect(restored.added.count == 3 && restored.keys(of: .list).added == [.list(list.id)])
     #expect(tablet.weeklyLists().map(\.displayName) == ["Week 48"])
     #expect(tablet.items(in: list.id).count == 2)
     // The restore is an add: the device that deleted the list gets it back, and both agree.

@@ -46,7 +46,7 @@ public struct HouseholdChange: Hashable, Sendable {
     Set([added, updated, removed].joined().map(\.kind))
   }
 
-  /// The changed records of one kind: added, updated and removed.
+  /// The changed records of one kind: added, updated and removed, in no particular order.
   public func keys(of kind: RecordKind) -> (
     added: [RecordKey], updated: [RecordKey], removed: [RecordKey]
   ) {

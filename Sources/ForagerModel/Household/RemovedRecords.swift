@@ -128,12 +128,14 @@ extension HouseholdReplica {
       let replica: ReplicaID
       var restored: HouseholdState
       var clock: HybridClock
+      var changes = HouseholdChange(origin: .local)
       var count = 0
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
         kept[keyPath: map.records].forEachValue(of: nil) { key, record in
           guard !restored[keyPath: map.records].contains(key) else { return }
           restored[keyPath: map.records].set(
             key, to: record.restored(ticking: &clock), by: replica)
+          changes.note(key.recordKey, existed: false, exists: true)
           count += 1
         }
       }
@@ -144,6 +146,7 @@ extension HouseholdReplica {
     if !problems.isEmpty { throw .unsoundRestore(Array(problems.prefix(3))) }
     state = bringBack.restored
     clock = bringBack.clock
+    localChanges.formUnion(bringBack.changes)
     removals.remove(at: index)
     return bringBack.count
   }
