@@ -19,6 +19,7 @@ extension HouseholdModel {
     private var pasts: [Int: History] = [:]
     private var views: [Int: Categories] = [:]
     private var targets: [Int: GroceryItemID?] = [:]
+    private var categoryEffects: [Int: CategoryEffect] = [:]
     private var templateCategoryWrites: [Int: [IngredientKey: (HybridTimestamp, CategoryKey?)]] =
       [:]
     private var records: RecordHistory!
@@ -425,7 +426,6 @@ extension HouseholdModel {
       return result
     }
 
-    private var categoryEffects: [Int: CategoryEffect] = [:]
     func categoryEffect(of event: Event<Operation>) -> CategoryEffect {
       if let known = categoryEffects[event.id] { return known }
       let result = HouseholdModel.categoryEffect(of: event, view: categories(seenBy: event))
@@ -717,8 +717,7 @@ extension HouseholdModel {
     return result
   }
 
-  /// A list or plan is present when a create of it has not been observed by a delete of it
-  /// (add-wins).
+  /// A guest is present when an add of them has not been observed by a removal (add-wins).
   static func isPresent(
     in history: [Event<Operation>], created: (Operation) -> Bool, deleted: (Operation) -> Bool
   ) -> Bool {
