@@ -215,11 +215,10 @@ extension HouseholdModel {
         if !known.isEmpty, picked {
           result[known[index % known.count]] = (stamp(of: event, tick: 1), category)
         }
-      case .deleteCategory(let index):
+      // The category the deletion removed, as its effect on the categories says.
+      case .deleteCategory:
+        guard let deleted = categoryEffect(of: event).removes else { break }
         let view = categories(seenBy: event)
-        let shown = view.live.sorted()
-        guard !shown.isEmpty else { break }
-        let deleted = shown[index % shown.count]
         for template in knownTemplates(by: event)
         where templateCategory(template, in: seen(by: event)).flatMap(view.resolved) == deleted {
           result[template] = (stamp(of: event, tick: 1), nil)
@@ -318,11 +317,9 @@ extension HouseholdModel {
         if let item = target(of: event), picked {
           result[.item(.id(item))] = .editing(.category, .category(category), at: tick(1))
         }
-      case .deleteCategory(let index):
+      case .deleteCategory:
+        guard let deleted = categoryEffect(of: event).removes else { break }
         let view = categories(seenBy: event)
-        let shown = view.live.sorted()
-        guard !shown.isEmpty else { break }
-        let deleted = shown[index % shown.count]
         for item in itemRefs(in: history) {
           guard let value = records.value(of: .item(item), in: history),
             value.category.flatMap(view.resolved) == deleted
