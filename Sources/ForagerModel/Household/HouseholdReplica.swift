@@ -95,9 +95,10 @@ public struct HouseholdReplica: Sendable {
     _ map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>, _ key: Record.Key,
     _ body: (inout Record) -> Void
   ) {
-    guard var record = state[keyPath: map][key] else { return }
+    guard let previous = state[keyPath: map][key] else { return }
+    var record = previous
     body(&record)
-    write(map, key, record)
+    write(map, key, record, replacing: previous)
   }
 
   /// Writes `record` under `key` as a new write of this replica, and notes the change for
@@ -106,7 +107,14 @@ public struct HouseholdReplica: Sendable {
     _ map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>, _ key: Record.Key,
     _ record: Record
   ) {
-    let previous = state[keyPath: map][key]
+    write(map, key, record, replacing: state[keyPath: map][key])
+  }
+
+  /// ``write(_:_:_:)`` for a caller that has read the record's value already.
+  private mutating func write<Record: MappedRecord>(
+    _ map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>, _ key: Record.Key,
+    _ record: Record, replacing previous: Record?
+  ) {
     state[keyPath: map].set(key, to: record, by: replicaID)
     // A write whose value loses to what the record holds (a stamp behind it) changes nothing
     // a view shows.
