@@ -190,23 +190,11 @@ public struct ReplicaStore: Sendable {
     }
   }
 
-  /// A new random replica id: 13 characters of base-32 (64 random bits), short enough to be
-  /// stored inline in a Swift string. Two devices of one household picking the same id is
-  /// about as likely as 10,000 sessions colliding with probability 3 × 10⁻¹².
-  public static func mintReplicaID() -> ReplicaID {
-    var generator = SystemRandomNumberGenerator()
-    return mintReplicaID(using: &generator)
-  }
+  /// A new random replica id; the same as ``ReplicaID/random()``.
+  public static func mintReplicaID() -> ReplicaID { .random() }
 
-  /// A new replica id drawn from `generator` (for deterministic simulations).
+  /// A new replica id drawn from `generator`; the same as ``ReplicaID/random(using:)``.
   public static func mintReplicaID(using generator: inout some RandomNumberGenerator) -> ReplicaID {
-    let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
-    var bits = generator.next()
-    var text = ""
-    for _ in 0..<13 {
-      text.append(alphabet[Int(bits & 31)])
-      bits >>= 5
-    }
-    return ReplicaID(text)
+    .random(using: &generator)
   }
 }

@@ -7,8 +7,8 @@ import SemanticCRDTJSON
 /// this replica's clock, and every merge is checked before it is applied.
 ///
 /// ```swift
-/// var phone = HouseholdReplica.create(household: id, owner: me, ownerName: "Sam", replica: "phone")
-/// var tablet = HouseholdReplica(joining: id, member: me, replica: "tablet")
+/// var phone = HouseholdReplica.create(household: id, owner: me, ownerName: "Sam")
+/// var tablet = HouseholdReplica(joining: id, member: me)
 /// phone.getOrCreateCategory(displayName: "Produce")
 /// tablet.getOrCreateCategory(displayName: "produce ")
 /// try tablet.merge(phone.state)
@@ -50,8 +50,11 @@ public struct HouseholdReplica: Sendable {
   }
 
   /// A replica on a new device of an existing household: empty until it merges a peer.
+  ///
+  /// - Parameter replica: This replica's id; leave the default, a fresh random one. Never pass
+  ///   an id another replica has used.
   public init(
-    joining household: HouseholdID, member: MemberID, replica: ReplicaID,
+    joining household: HouseholdID, member: MemberID, replica: ReplicaID = .random(),
     wallClock: WallClock = .system
   ) {
     self.init(
@@ -60,9 +63,12 @@ public struct HouseholdReplica: Sendable {
   }
 
   /// Creates a household with `owner` as its owner and first member.
+  ///
+  /// - Parameter replica: This replica's id; leave the default, a fresh random one. Never pass
+  ///   an id another replica has used.
   public static func create(
     household: HouseholdID = HouseholdID(), owner: MemberID, ownerName: String,
-    replica: ReplicaID, wallClock: WallClock = .system
+    replica: ReplicaID = .random(), wallClock: WallClock = .system
   ) -> HouseholdReplica {
     var replica = HouseholdReplica(
       joining: household, member: owner, replica: replica, wallClock: wallClock)

@@ -11,9 +11,13 @@
 /// order of their UTF-8 form). The order is the last tie-break between two hybrid timestamps
 /// with equal wall time and logical counter, so ties never depend on arrival order.
 ///
+/// A device takes a fresh id from ``random()`` whenever it starts from state that may be an
+/// older copy of itself; every initializer that needs an id defaults to one. Literal ids are
+/// for tests:
+///
 /// ```swift
-/// let phone = ReplicaID("phone-7f3a")
-/// let tablet: ReplicaID = "tablet-01c2"
+/// let device = ReplicaID.random()   // "k2v7…": 13 characters, 64 random bits
+/// let inATest: ReplicaID = "phone"
 /// ```
 public struct ReplicaID: Hashable, Comparable, Sendable {
   /// The id's text. Any non-empty string; short ids (15 UTF-8 bytes or fewer) are stored inline
@@ -34,6 +38,28 @@ public struct ReplicaID: Hashable, Comparable, Sendable {
   /// - Complexity: O(*m*) where *m* is the length of the shorter id.
   public static func < (lhs: ReplicaID, rhs: ReplicaID) -> Bool {
     lhs.rawValue.precedesByScalars(rhs.rawValue)
+  }
+}
+
+extension ReplicaID {
+  /// A new random replica id: 13 characters of base-32 (64 random bits), short enough to be
+  /// stored inline. Two devices of one household picking the same id is about as likely as
+  /// 10,000 sessions colliding with probability 3 × 10⁻¹².
+  public static func random() -> ReplicaID {
+    var generator = SystemRandomNumberGenerator()
+    return random(using: &generator)
+  }
+
+  /// A new replica id drawn from `generator`: for deterministic simulations and tests.
+  public static func random(using generator: inout some RandomNumberGenerator) -> ReplicaID {
+    let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
+    var bits = generator.next()
+    var text = ""
+    for _ in 0..<13 {
+      text.append(alphabet[Int(bits & 31)])
+      bits >>= 5
+    }
+    return ReplicaID(text)
   }
 }
 
