@@ -59,6 +59,13 @@ public struct HouseholdState: Equatable, Codable, Sendable {
     meals = ORMap()
   }
 
+  /// An empty state of the household of `other`, keyed with its normalizer: the start of a
+  /// delta of it.
+  package init(emptyLike other: HouseholdState) {
+    self.init(householdID: other.householdID)
+    normalizerVersion = other.normalizerVersion
+  }
+
   /// Where each moved category key went (empty when none has moved).
   package var moves: ORMap<CategoryKey, LWWRegister<CategoryKey>> {
     get { categoryMoves ?? ORMap() }
@@ -162,6 +169,12 @@ public struct HouseholdVersion: Hashable, Codable, Sendable {
   public var plans = VersionVector()
   public var meals = VersionVector()
   public var categoryMoves: VersionVector
+
+  /// The synthesized coding keys, listed so that the fast codec can switch over them.
+  package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+    case owner, dissolved, members, categories, ingredients, recipes, lists, items, plans, meals
+    case categoryMoves
+  }
 }
 
 extension HouseholdVersion: Mergeable {
@@ -218,9 +231,7 @@ extension HouseholdState: DeltaMergeable {
           state[keyPath: map.records].delta(since: since[keyPath: map.version]), into: map.records)
       }
     }
-    var empty = HouseholdState(householdID: householdID)
-    empty.normalizerVersion = normalizerVersion
-    var delta = Delta(state: self, since: version, delta: empty)
+    var delta = Delta(state: self, since: version, delta: HouseholdState(emptyLike: self))
     Self.forEachMap(&delta)
     delta.take(owner.delta(since: version.owner), into: \.owner)
     delta.take(dissolved.delta(since: version.dissolved), into: \.dissolved)
