@@ -23,24 +23,12 @@ import Testing
     let kills = Int(ProcessInfo.processInfo.environment["FORAGER_CRASH_KILLS"] ?? "") ?? 20
     let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
     var random = SplitMix64(seed: seed)
-    let worker = BuiltProducts.executable("StoreCrashWorker")
-    try #require(
-      FileManager.default.isExecutableFile(atPath: worker.path), "no worker at \(worker.path)")
     let folder = TemporaryFolder("crash")
     let file = folder.file("replica.json")
     var previous = 0
     for round in 0..<kills {
-      let process = Process()
-      process.executableURL = worker
-      process.arguments = [file.path]
-      let output = Pipe()
-      process.standardOutput = output
-      try process.run()
-      usleep(UInt32(random.int(in: 30_000...250_000)))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .split(separator: "\n")
+      let lines = try Self.runAndKill(
+        [file.path], afterMicroseconds: random.int(in: 30_000...250_000))
       try #require(
         !lines.contains { !$0.hasPrefix("saved ") },
         "seed \(seed), kill \(round): worker said \(lines)")
@@ -74,5 +62,74 @@ import Testing
       .filter { $0 != "replica.json" }
     #expect(leftovers.isEmpty, "temporary files survive an open: \(leftovers)")
     #expect(try Data(contentsOf: file) == before)
+  }
+
+  /// Kills a process that edits through a `HouseholdStore` and flushes every third edit: after
+  /// every kill the file opens, its categories are "Step 1" to "Step n" with no gap (the saves
+  /// wrote the edits in order), n is at least the last step the process saw flushed and at
+  /// most one past the last it saw applied, and the next launch resumes from there, with the
+  /// household the first launch created.
+  @Test(.timeLimit(.minutes(5)))
+  func householdStoreKilledBetweenEditsKeepsEveryFlushedEdit() throws {
+    let kills = Int(ProcessInfo.processInfo.environment["FORAGER_CRASH_KILLS"] ?? "") ?? 20
+    let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
+    var random = SplitMix64(seed: seed)
+    let folder = TemporaryFolder("store-crash")
+    let file = folder.file("household.json")
+    var previous = 0
+    var household: HouseholdID?
+    for round in 0..<kills {
+      let lines = try Self.runAndKill(
+        [file.path, "household-store"], afterMicroseconds: random.int(in: 30_000...250_000))
+      let context = "seed \(seed), kill \(round)"
+      var edited = previous
+      var flushed = previous
+      for line in lines {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2, let step = Int(parts[1]), ["edited", "flushed"].contains(parts[0])
+        else {
+          Issue.record("\(context): the worker said \(line)")
+          return
+        }
+        if parts[0] == "edited" { edited = step } else { flushed = step }
+      }
+      guard let contents = try ReplicaStore(fileURL: file).read() else {
+        // Killed before the first launch saved: nothing was acknowledged.
+        #expect(lines.isEmpty, "\(context): no file after \(lines)")
+        continue
+      }
+      if household == nil { household = contents.state.householdID }
+      #expect(contents.state.householdID == household, "\(context): another household")
+      guard let steps = CrashWorkload.storeSteps(of: contents.state) else {
+        Issue.record("\(context): the file's categories are not a run of steps")
+        return
+      }
+      #expect(
+        steps >= flushed && steps <= edited + 1,
+        "\(context): the file holds step \(steps); flushed \(flushed), edited \(edited)")
+      previous = steps
+    }
+    #expect(previous > kills, "seed \(seed): the worker edited too rarely to test anything")
+  }
+
+  /// Runs the crash worker with `arguments`, kills it with SIGKILL after the given time, and
+  /// returns the lines it printed.
+  static func runAndKill(_ arguments: [String], afterMicroseconds delay: Int) throws
+    -> [Substring]
+  {
+    let worker = BuiltProducts.executable("StoreCrashWorker")
+    try #require(
+      FileManager.default.isExecutableFile(atPath: worker.path), "no worker at \(worker.path)")
+    let process = Process()
+    process.executableURL = worker
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    usleep(UInt32(delay))
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .split(separator: "\n")
   }
 }

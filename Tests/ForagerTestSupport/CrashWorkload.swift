@@ -31,3 +31,14 @@ public enum CrashWorkload {
   /// How many steps a state has taken.
   public static func steps(of state: HouseholdState) -> Int { state.recordCount / 2 }
 }
+
+extension CrashWorkload {
+  /// The steps of the household-store crash test a state has taken: `n` when its categories
+  /// are exactly "Step 1" through "Step n", `nil` when they are anything else (a gap means a
+  /// save wrote a later edit without an earlier one).
+  public static func storeSteps(of state: HouseholdState) -> Int? {
+    let names = Set(state.categories.values.map(\.displayName))
+    let expected = Set((0..<names.count).map { "Step \($0 + 1)" })
+    return names == expected ? names.count : nil
+  }
+}

@@ -1,5 +1,12 @@
-// The child process of the crash test: resumes from the replica file, then takes a step and
-// saves, forever, printing "saved <step>" after each save returns, until it is killed.
+// The child process of the crash tests, killed at random moments with SIGKILL.
+//
+// `StoreCrashWorker <file>`: resumes from the replica file, then takes a step and saves with
+// `ReplicaStore`, forever, printing "saved <step>" after each save returns.
+//
+// `StoreCrashWorker <file> household-store`: opens the file with `HouseholdStore` (creating the
+// household on the first launch), then adds category "Step <n>" after the last one there,
+// forever, printing "edited <n>" after each edit and "flushed <n>" after every third edit's
+// flush returns.
 import ForagerSync
 import ForagerTestSupport
 import Foundation
@@ -10,20 +17,38 @@ func say(_ line: String) {
 }
 
 let file = URL(fileURLWithPath: CommandLine.arguments[1])
-let store = ReplicaStore(fileURL: file)
 do {
-  let stored = try store.read()
-  var steps = stored.map { CrashWorkload.steps(of: $0.state) } ?? 0
-  var replica = CrashWorkload.replica(afterSteps: steps)
-  if let stored, stored.state != replica.state {
-    say("resumed from a state that no step produced")
-    exit(3)
-  }
-  while true {
-    steps += 1
-    CrashWorkload.apply(step: steps, to: &replica)
-    try store.save(replica)
-    say("saved \(steps)")
+  if CommandLine.arguments.dropFirst(2).first == "household-store" {
+    let store = try await HouseholdStore(
+      fileURL: file, firstLaunch: .createHousehold(ownerName: "Crash"))
+    guard var step = CrashWorkload.storeSteps(of: await store.replica.state) else {
+      say("resumed from a state that no step produced")
+      exit(3)
+    }
+    while true {
+      step += 1
+      try await store.edit { [step] in _ = try $0.getOrCreateCategory(displayName: "Step \(step)") }
+      say("edited \(step)")
+      if step % 3 == 0 {
+        try await store.flush()
+        say("flushed \(step)")
+      }
+    }
+  } else {
+    let store = ReplicaStore(fileURL: file)
+    let stored = try store.read()
+    var steps = stored.map { CrashWorkload.steps(of: $0.state) } ?? 0
+    var replica = CrashWorkload.replica(afterSteps: steps)
+    if let stored, stored.state != replica.state {
+      say("resumed from a state that no step produced")
+      exit(3)
+    }
+    while true {
+      steps += 1
+      CrashWorkload.apply(step: steps, to: &replica)
+      try store.save(replica)
+      say("saved \(steps)")
+    }
   }
 } catch {
   say("error: \(error)")

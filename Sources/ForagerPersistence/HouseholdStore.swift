@@ -1,0 +1,301 @@
+import ForagerModel
+import Foundation
+import SemanticCRDT
+
+/// A household replica for an app: it opens (or on first launch creates) the device's replica
+/// file, applies edits and merges one at a time, tells who listens what changed, and saves in
+/// the background: in order, one save at a time, a burst of edits in one save.
+///
+/// - **Opening reads the household from the file.** On first launch, when there is no file,
+///   ``FirstLaunch`` says whether this device creates the household (its member the owner) or
+///   joins one; the new replica is saved before the initializer returns, so a relaunch finds
+///   the same household. Every open is a fresh incarnation (see ``ReplicaStore``). The folder
+///   is created if missing, and the store holds the file's lock (``ReplicaFileLock``) for as
+///   long as it lives: a second store of the file, in this process or another, is refused with
+///   ``StoreError/Problem/locked``.
+/// - **Edits** go through ``edit(_:)``, merges through ``merge(_:policy:)`` or a peer's sync
+///   messages (``receive(_:fromPeer:policy:)``). Each one that changes records is announced on
+///   every stream from ``changes()``, local edits as ``HouseholdChange/Origin/local``, merges as
+///   ``HouseholdChange/Origin/peer``.
+/// - **Saving** starts as soon as something changed, off the store's executor. While a save
+///   runs, later changes wait and are written together by the next one, so saves never overlap
+///   and the file only moves forward. ``flush()`` waits until the file holds every change made
+///   before it was called. A crash loses at most the changes not yet flushed; the file is
+///   always one whole saved state (``ReplicaStore/save(_:)``).
+///
+/// ```swift
+/// let store = try await HouseholdStore(
+///   fileURL: appSupport.appending(path: "household.forager.json"),
+///   firstLaunch: .createHousehold(ownerName: "Sam"))
+/// let produce = try await store.edit { try $0.getOrCreateCategory(displayName: "Produce") }
+/// for await change in await store.changes() { … }     // in a view model's task
+/// try await store.flush()                            // before the app is suspended
+/// ```
+public actor HouseholdStore {
+  /// What to do when the replica file does not exist yet.
+  public enum FirstLaunch: Sendable {
+    /// Create a new household with this device's member, `owner`, as its owner.
+    case createHousehold(ownerName: String, owner: MemberID = MemberID())
+    /// Join an existing household as `member`: the replica is empty until it merges a peer.
+    /// An existing file of another household is refused with
+    /// ``StoreError/Problem/differentHousehold(expected:found:)``.
+    case join(HouseholdID, member: MemberID)
+  }
+
+  /// The replica file.
+  public nonisolated let fileURL: URL
+  /// The household the file holds.
+  public nonisolated let householdID: HouseholdID
+  /// This device's member.
+  public nonisolated let member: MemberID
+  /// This session's replica id (incarnation).
+  public nonisolated let replicaID: ReplicaID
+  /// Whether this open found no file and made one (``FirstLaunch``).
+  public nonisolated let isFirstLaunch: Bool
+
+  /// The replica as it is now. Reading it copies a value whose storage is shared until one of
+  /// them changes.
+  public private(set) var replica: HouseholdReplica
+  /// Why the last save failed, or `nil` once a later one succeeded. The changes it would have
+  /// written are in memory and the next change or ``flush()`` tries again.
+  public private(set) var lastSaveError: StoreError?
+
+  private let file: ReplicaStore
+  private let lock: ReplicaFileLock
+  /// How many changes this store has made to the replica, and how many of them the file holds.
+  private var generation = 0
+  private var savedGeneration = 0
+  private var isSaving = false
+  /// How many saves have written the file since the store opened: for tests of coalescing.
+  package private(set) var savesWritten = 0
+  private var flushes: [(generation: Int, continuation: CheckedContinuation<StoreError?, Never>)] =
+    []
+  private var listeners: [Int: AsyncStream<HouseholdChange>.Continuation] = [:]
+  private var nextListener = 0
+  private var sessions: [String: SyncSession] = [:]
+
+  /// Opens the replica file at `fileURL`, or creates it as `firstLaunch` says when there is
+  /// none. Runs off the caller's executor.
+  ///
+  /// - Parameters:
+  ///   - wallClock: The clock for new timestamps (see ``ReplicaStore/open(household:member:wallClock:incarnation:)``).
+  ///   - maximumFileSize: The largest file read (``ReplicaStore/maximumFileSize``).
+  /// - Throws: ``StoreError``: the file is damaged, newer, another household's, locked, or the
+  ///   folder or the first save cannot be written. A file that exists is never modified by
+  ///   opening.
+  public init(
+    fileURL: URL, firstLaunch: FirstLaunch, wallClock: WallClock = .system,
+    maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize
+  ) async throws(StoreError) {
+    let folder = fileURL.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw StoreError(
+        file: fileURL,
+        problem: .writeFailed(
+          "its folder \(folder.path) cannot be created: \(error.localizedDescription)"))
+    }
+    var file = ReplicaStore(fileURL: fileURL, maximumFileSize: maximumFileSize)
+    let lock = try file.lock()
+    let stored = try file.read()
+    file.removeLeftovers()
+    var replica: HouseholdReplica
+    if let stored {
+      if case .join(let household, _) = firstLaunch, household != stored.state.householdID {
+        throw StoreError(
+          file: fileURL,
+          problem: .differentHousehold(expected: household, found: stored.state.householdID))
+      }
+      replica = try file.open(
+        stored, file: fileURL, household: stored.state.householdID, member: stored.member,
+        wallClock: wallClock, incarnation: .random())
+    } else {
+      switch firstLaunch {
+      case .createHousehold(let ownerName, let owner):
+        replica = .create(owner: owner, ownerName: ownerName, wallClock: wallClock)
+      case .join(let household, let member):
+        replica = HouseholdReplica(joining: household, member: member, wallClock: wallClock)
+      }
+      _ = replica.takeLocalChanges()
+      try file.save(replica)
+    }
+    self.fileURL = fileURL
+    self.householdID = replica.householdID
+    self.member = replica.member
+    self.replicaID = replica.replicaID
+    self.isFirstLaunch = stored == nil
+    self.replica = replica
+    self.file = file
+    self.lock = lock
+  }
+
+  deinit {
+    for listener in listeners.values { listener.finish() }
+  }
+}
+
+// MARK: - Changing the replica
+
+extension HouseholdStore {
+  /// Runs `body` on the replica: one edit or a batch. What it changed is announced as one
+  /// local change and saved.
+  ///
+  /// Each of the replica's edits checks its arguments before it changes anything; when `body`
+  /// throws, the edits it made before are kept, announced and saved, as separate calls would
+  /// be.
+  ///
+  /// - Returns: What `body` returns.
+  @discardableResult
+  public func edit<Result: Sendable, Failure: Error>(
+    _ body: @Sendable (inout HouseholdReplica) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let before = replica.state.version
+    defer { changed(replica.takeLocalChanges(), since: before) }
+    return try body(&replica)
+  }
+
+  /// Merges a peer's full state or delta (``HouseholdReplica/merge(_:policy:)``), announces
+  /// what it changed and saves.
+  ///
+  /// A delta must have been computed for this incarnation (``replicaID``); a peer that syncs
+  /// by messages should go through ``receive(_:fromPeer:policy:)``, which checks that.
+  ///
+  /// - Throws: ``HouseholdError``; nothing is applied when it throws.
+  @discardableResult
+  public func merge(_ state: HouseholdState, policy: MergePolicy = .default)
+    throws(HouseholdError) -> MergeReport
+  {
+    let before = replica.state.version
+    let report = try replica.merge(state, policy: policy)
+    changed(report.changes, since: before)
+    return report
+  }
+
+  /// Notes a change: announces it when it changed records, saves when it changed the state.
+  private func changed(_ change: HouseholdChange, since version: HouseholdVersion) {
+    if !change.isEmpty {
+      for listener in listeners.values { listener.yield(change) }
+    }
+    guard !change.isEmpty || replica.state.version != version else { return }
+    generation += 1
+    saveIfIdle()
+  }
+}
+
+// MARK: - Sync sessions
+
+extension HouseholdStore {
+  /// The message to send `peer` now (``SyncSession/message(from:)``): a delta since what its
+  /// current incarnation has seen, or the full state while none has been heard from.
+  ///
+  /// - Parameter peer: The app's name for the peer (its device or connection); one session is
+  ///   kept per name for the store's life.
+  public func syncMessage(forPeer peer: String) -> SyncMessage {
+    (sessions[peer] ?? SyncSession()).message(from: replica)
+  }
+
+  /// Merges a message from `peer` (``SyncSession/receive(_:into:policy:)``): a delta addressed
+  /// to another incarnation of this replica is discarded; what the peer has seen is learned.
+  ///
+  /// - Returns: What the merge did, or `nil` when the message was discarded.
+  /// - Throws: ``HouseholdError``; nothing is applied or learned when it throws.
+  @discardableResult
+  public func receive(
+    _ message: SyncMessage, fromPeer peer: String, policy: MergePolicy = .default
+  ) throws(HouseholdError) -> MergeReport? {
+    let before = replica.state.version
+    var session = sessions[peer] ?? SyncSession()
+    let report = try session.receive(message, into: &replica, policy: policy)
+    sessions[peer] = session
+    if let report { changed(report.changes, since: before) }
+    return report
+  }
+}
+
+// MARK: - Change events
+
+extension HouseholdStore {
+  /// A stream of every change from now on, in order: local edits and merges, one element per
+  /// ``edit(_:)``, merge or received message that changed records. It ends when the store is
+  /// released. Each call gives a new stream; a stream no one iterates buffers what it misses.
+  public func changes() -> AsyncStream<HouseholdChange> {
+    let id = nextListener
+    nextListener += 1
+    return AsyncStream { continuation in
+      listeners[id] = continuation
+      continuation.onTermination = { [weak self] _ in
+        Task { await self?.stopListening(id) }
+      }
+    }
+  }
+
+  private func stopListening(_ id: Int) {
+    listeners[id] = nil
+  }
+}
+
+// MARK: - Saving
+
+extension HouseholdStore {
+  /// Waits until the file holds every change made before this call.
+  ///
+  /// - Throws: The ``StoreError`` of the save that should have written them; the changes stay
+  ///   in memory, and a later change or flush tries again.
+  public func flush() async throws(StoreError) {
+    let target = generation
+    guard savedGeneration < target else { return }
+    saveIfIdle()
+    let failure = await withCheckedContinuation { continuation in
+      flushes.append((target, continuation))
+    }
+    if let failure { throw failure }
+  }
+
+  /// Whether every change is in the file.
+  public var hasUnsavedChanges: Bool { savedGeneration < generation }
+
+  /// Starts a save of the replica as it is now, unless one is running: that one's end starts
+  /// the next, so saves never overlap and each writes the latest state.
+  private func saveIfIdle() {
+    guard !isSaving, savedGeneration < generation else { return }
+    isSaving = true
+    let snapshot = replica
+    let target = generation
+    let file = file
+    Task.detached {
+      await self.finishSave(of: target, failure: Self.save(snapshot, with: file))
+    }
+  }
+
+  private static func save(_ replica: HouseholdReplica, with file: ReplicaStore) -> StoreError? {
+    do {
+      try file.save(replica)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  private func finishSave(of target: Int, failure: StoreError?) {
+    isSaving = false
+    lastSaveError = failure
+    if failure == nil {
+      savedGeneration = target
+      savesWritten += 1
+    }
+    var waiting: [(generation: Int, continuation: CheckedContinuation<StoreError?, Never>)] = []
+    for flush in flushes {
+      if flush.generation <= savedGeneration {
+        flush.continuation.resume(returning: nil)
+      } else if let failure {
+        flush.continuation.resume(returning: failure)
+      } else {
+        waiting.append(flush)
+      }
+    }
+    flushes = waiting
+    // After a failure, the next change or flush tries again rather than a loop here.
+    if failure == nil { saveIfIdle() }
+  }
+}

@@ -1,0 +1,195 @@
+import ForagerSync
+import ForagerTestSupport
+import Foundation
+import Observation
+import SemanticCRDT
+import Testing
+
+@testable import ForagerPersistence
+
+@Suite struct HouseholdStoreTests {
+  static let owner = MemberID(uuid: UUID(uuidString: "5A0E0000-0000-4000-8000-000000000001")!)
+
+  static func categoryNames(in file: URL) throws -> Set<String> {
+    guard let contents = try ReplicaStore(fileURL: file).read() else { return [] }
+    return Set(contents.state.categories.values.map(\.displayName))
+  }
+
+  // MARK: Launch
+
+  @Test func theFirstLaunchCreatesTheFolderAndTheHouseholdAndARelaunchFindsThem() async throws {
+    let folder = TemporaryFolder()
+    let file = folder.url.appendingPathComponent("not/there/yet/household.json")
+    var store: HouseholdStore? = try await HouseholdStore(
+      fileURL: file, firstLaunch: .createHousehold(ownerName: "Sam", owner: Self.owner))
+    let household = store!.householdID
+    let firstIncarnation = store!.replicaID
+    #expect(store!.isFirstLaunch)
+    // Saved before the initializer returned: a relaunch after a crash here finds it.
+    let created = try #require(try ReplicaStore(fileURL: file).read())
+    #expect(created.state.householdID == household)
+    #expect(created.state.owner.value == Self.owner)
+    // The owner can do what owners do at once.
+    try await store!.edit { try $0.addMember(MemberID(), name: "Alex") }
+    try await store!.edit { _ = try $0.getOrCreateCategory(displayName: "Produce") }
+    try await store!.flush()
+    store = nil
+
+    // The relaunch passes the same first-launch choice: the file decides.
+    let reopened = try await HouseholdStore(
+      fileURL: file, firstLaunch: .createHousehold(ownerName: "Someone else"))
+    #expect(!reopened.isFirstLaunch)
+    #expect(reopened.householdID == household)
+    #expect(reopened.member == Self.owner)
+    #expect(reopened.replicaID != firstIncarnation)
+    let replica = await reopened.replica
+    #expect(replica.category(named: "produce") != nil)
+    #expect(replica.members().map(\.displayName).sorted() == ["Alex", "Sam"])
+  }
+
+  @Test func joiningMakesAnEmptyReplicaAndRefusesAFileOfAnotherHousehold() async throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("tablet.json")
+    let household = HouseholdID()
+    var store: HouseholdStore? = try await HouseholdStore(
+      fileURL: file, firstLaunch: .join(household, member: Self.owner))
+    #expect(store!.householdID == household)
+    #expect(await store!.replica.state.recordCount == 0)
+    store = nil
+    let before = try Data(contentsOf: file)
+    let other = HouseholdID()
+    await #expect(
+      throws: StoreError(
+        file: file, problem: .differentHousehold(expected: other, found: household))
+    ) {
+      _ = try await HouseholdStore(fileURL: file, firstLaunch: .join(other, member: Self.owner))
+    }
+    #expect(try Data(contentsOf: file) == before)
+  }
+
+  @Test func aSecondStoreOfTheFileIsRefused() async throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("phone.json")
+    let store = try await HouseholdStore(
+      fileURL: file, firstLaunch: .createHousehold(ownerName: "Sam"))
+    await #expect(throws: StoreError(file: file, problem: .locked)) {
+      _ = try await HouseholdStore(fileURL: file, firstLaunch: .createHousehold(ownerName: "Sam"))
+    }
+    withExtendedLifetime(store) {}
+  }
+
+  // MARK: Saving
+
+  /// Edits from many tasks at once: the file never goes back to an older state while they are
+  /// saved (one save at a time, each of the latest state), the saves are fewer than the edits,
+  /// and a flush leaves every edit in the file.
+  @Test func savesRunOneAtATimeInOrderAndCoalesceABurst() async throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("phone.json")
+    let store = try await HouseholdStore(
+      fileURL: file, firstLaunch: .createHousehold(ownerName: "Sam"))
+    let edits = 300
+    let watcher = Task.detached { () -> [Int] in
+      var counts: [Int] = []
+      while !Task.isCancelled {
+        if let count = try? Self.categoryNames(in: file).count { counts.append(count) }
+        try? await Task.sleep(for: .microseconds(200))
+      }
+      return counts
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<edits {
+        group.addTask {
+          try! await store.edit { _ = try $0.getOrCreateCategory(displayName: "Aisle \(index)") }
+        }
+      }
+    }
+    try await store.flush()
+    watcher.cancel()
+    let counts = await watcher.value
+    #expect(try Self.categoryNames(in: file).count == edits)
+    #expect(await !store.hasUnsavedChanges)
+    #expect(
+      zip(counts, counts.dropFirst()).allSatisfy { $0 <= $1 }, "the file went back: \(counts)")
+    let saves = await store.savesWritten
+    #expect(saves >= 1 && saves < edits, "\(saves) saves for \(edits) edits")
+  }
+
+  @Test func aFailedSaveIsReportedByFlushAndTheNextFlushWritesIt() async throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("phone.json")
+    let store = try await HouseholdStore(
+      fileURL: file, firstLaunch: .createHousehold(ownerName: "Sam"))
+    // A folder where the file was: renaming a save over it fails, for root too.
+    try FileManager.default.removeItem(at: file)
+    try FileManager.default.createDirectory(
+      at: file.appendingPathComponent("in-the-way"), withIntermediateDirectories: true)
+    try await store.edit { _ = try $0.getOrCreateCategory(displayName: "Produce") }
+    await #expect {
+      try await store.flush()
+    } throws: { error in
+      guard let error = error as? StoreError, case .writeFailed = error.problem else {
+        return false
+      }
+      return error.file == file
+    }
+    #expect(await store.lastSaveError != nil)
+    #expect(await store.hasUnsavedChanges)
+
+    try FileManager.default.removeItem(at: file)
+    try await store.flush()
+    #expect(await store.lastSaveError == nil)
+    #expect(try Self.categoryNames(in: file) == ["Produce"])
+  }
+
+  // MARK: Change events
+
+  @Test func everyStreamHearsLocalEditsAndMergesInOrder() async throws {
+    let folder = TemporaryFolder()
+    let store = try await HouseholdStore(
+      fileURL: folder.file("phone.json"), firstLaunch: .createHousehold(ownerName: "Sam"))
+    let streams = [await store.changes(), await store.changes()]
+
+    let produce = try await store.edit {
+      try $0.getOrCreateCategory(displayName: "Produce").category
+    }
+    var peer = HouseholdReplica(joining: store.householdID, member: Self.owner, replica: "tablet")
+    let dairy = try peer.getOrCreateCategory(displayName: "Dairy").category
+    try await store.merge(peer.state)
+    // An edit that changes nothing says nothing.
+    try await store.edit { _ = try $0.getOrCreateCategory(displayName: "produce") }
+    try await store.edit { try $0.renameCategory(produce.key, to: "Fruit & Veg") }
+
+    for stream in streams {
+      var iterator = stream.makeAsyncIterator()
+      let local = try #require(await iterator.next())
+      #expect(local.origin == .local && local.added == [.category(produce.key)])
+      let merged = try #require(await iterator.next())
+      #expect(merged.origin == .peer && merged.added == [.category(dairy.key)])
+      let renamed = try #require(await iterator.next())
+      #expect(renamed.origin == .local && renamed.removed == [.category(produce.key)])
+    }
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+  @MainActor @Test func anObservedHouseholdFollowsTheStore() async throws {
+    let folder = TemporaryFolder()
+    let store = try await HouseholdStore(
+      fileURL: folder.file("phone.json"), firstLaunch: .createHousehold(ownerName: "Sam"))
+    let observed = await ObservedHousehold(store)
+    #expect(observed.replica.categories().isEmpty)
+    let (redrawn, redraw) = AsyncStream.makeStream(of: Void.self)
+    withObservationTracking {
+      _ = observed.replica
+    } onChange: {
+      redraw.yield()
+    }
+    try await store.edit { _ = try $0.getOrCreateCategory(displayName: "Produce") }
+    var redraws = redrawn.makeAsyncIterator()
+    #expect(await redraws.next() != nil)
+    // The change is applied right after the observers are told.
+    while observed.lastChange == nil { await Task.yield() }
+    #expect(observed.replica.categories().map(\.displayName) == ["Produce"])
+    #expect(observed.lastChange?.origin == .local)
+  }
+}
