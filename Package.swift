@@ -24,8 +24,14 @@ let package = Package(
       name: "ForagerPersistence",
       dependencies: ["ForagerModel", "SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
     .target(
+      name: "ForagerTransport",
+      dependencies: ["ForagerModel", "ForagerPersistence", "SemanticCRDT"]),
+    .target(
       name: "ForagerSync",
-      dependencies: ["ForagerModel", "ForagerPersistence", "SemanticCRDT", "SemanticCRDTJSON"]),
+      dependencies: [
+        "ForagerModel", "ForagerPersistence", "ForagerTransport", "SemanticCRDT",
+        "SemanticCRDTJSON",
+      ]),
     .target(
       name: "ForagerSimulation",
       dependencies: [

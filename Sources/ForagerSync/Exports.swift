@@ -1,9 +1,10 @@
 // The product apps link: `import ForagerSync` alone names everything app code uses, from the
 // CRDT core's replica ids and clocks and the codec that encodes states for messages, to the
-// household model and its files. Each layer stays its own module so that the compiler keeps the
+// household model, its files and store, and the folder transport. Each layer stays its own module so that the compiler keeps the
 // dependencies pointing one way (docs/architecture.md).
 
 @_exported import ForagerModel
 @_exported import ForagerPersistence
+@_exported import ForagerTransport
 @_exported import SemanticCRDT
 @_exported import SemanticCRDTJSON
