@@ -70,6 +70,18 @@ struct ErrorMessageTests {
     try Self.expectReadable(error)
   }
 
+  static let syncErrors: [any LocalizedError & Sendable] = [
+    SyncMessageError.malformed(JSONError(.unexpectedEnd, at: 3)),
+    SyncMessageError.newerFormat(found: 2, supported: 1), SyncMessageError.unknownFormat(0),
+    SyncMessageError.tooLarge(size: 2, limit: 1), SyncFolderError.notAPlainName(".x"),
+    SyncFolderError.notAFolder(file),
+    SyncFolderError.publishFailed(StoreError(file: file, problem: .writeFailed("ENOSPC"))),
+  ]
+
+  @Test func aSyncErrorReadsAsASentenceWithARemedy() throws {
+    for error in Self.syncErrors { try Self.expectReadable(error) }
+  }
+
   /// A description and a suggestion, each a sentence, with no identifier or path in them.
   static func expectReadable(_ error: some LocalizedError) throws {
     let description = try #require(error.errorDescription)
