@@ -5,9 +5,8 @@ import Testing
 @Test func readmeHouseholdExampleConverges() throws {
   let home = HouseholdID()
   let sam = MemberID()
-  var phone = HouseholdReplica.create(
-    household: home, owner: sam, ownerName: "Sam", replica: "phone")
-  var tablet = HouseholdReplica(joining: home, member: sam, replica: "tablet")
+  var phone = HouseholdReplica.create(household: home, owner: sam, ownerName: "Sam")
+  var tablet = HouseholdReplica(joining: home, member: sam)
 
   try phone.getOrCreateCategory(displayName: "Produce")
   try tablet.getOrCreateCategory(displayName: "  produce ")
