@@ -162,11 +162,22 @@ extension SyncFolder {
 
   /// Merges the folder's peer files into `replica`, then publishes it.
   public func sync(_ replica: inout HouseholdReplica) throws(SyncFolderError) -> FolderSyncOutcome {
-    var outcome = try mergePeerFiles(of: replica.householdID) { state throws(HouseholdError) in
+    try sync(household: replica.householdID) { state throws(HouseholdError) in
       try replica.merge(state)
+    } merged: {
+      replica
     }
+  }
+
+  /// One sync: merges the peer files of `household` with `merge`, then publishes what `merged`
+  /// gives.
+  func sync(
+    household: HouseholdID, merge: (HouseholdState) throws(HouseholdError) -> Void,
+    merged: () -> HouseholdReplica
+  ) throws(SyncFolderError) -> FolderSyncOutcome {
+    var outcome = try mergePeerFiles(of: household, with: merge)
     do {
-      try publish(replica)
+      try publish(merged())
     } catch {
       throw .publishFailed(error)
     }
@@ -180,16 +191,11 @@ extension HouseholdStore {
   /// as ``merge(_:policy:)`` does), then publishes the replica as this device's file there.
   /// Runs on the store, one sync or edit at a time.
   public func sync(through folder: SyncFolder) throws(SyncFolderError) -> FolderSyncOutcome {
-    var outcome = try folder.mergePeerFiles(of: householdID) { state throws(HouseholdError) in
+    try folder.sync(household: householdID) { state throws(HouseholdError) in
       try merge(state)
+    } merged: {
+      replica
     }
-    do {
-      try folder.publish(replica)
-    } catch {
-      throw .publishFailed(error)
-    }
-    outcome.wrote = folder.ownFileName
-    return outcome
   }
 }
 

@@ -73,7 +73,8 @@ import Testing
     let phoneCategories = await phone.replica.categories().map(\.key)
     let tabletCategories = await tablet.replica.categories().map(\.key)
     #expect(phoneCategories == tabletCategories)
-    #expect(phoneCategories.map(\.rawValue) == ["dairy", "produce"])
+    // Which spelling of "produce" wins depends on the clocks; the keys do not.
+    #expect(Set(phoneCategories.map(\.rawValue)) == ["dairy", "produce"])
     #expect(coordination.log.contains("write phone.forager.json"))
     #expect(coordination.log.contains("read tablet.forager.json"))
     #expect(coordination.log.contains("read junk.forager.json"))
