@@ -12,7 +12,7 @@
 /// state is ``latest``; persist it with the replica and pass it back on restart.
 ///
 /// ```swift
-/// var clock = HybridClock(replica: "phone")
+/// var clock = HybridClock(replica: .random())
 /// let first = clock.tick()
 /// let second = clock.tick()   // second > first, even within the same millisecond
 /// ```

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let frozen = WallClock { 1_733_788_800_000 }
-/// var clock = HybridClock(replica: "phone", wallClock: frozen)
+/// var clock = HybridClock(replica: .random(), wallClock: frozen)
 /// ```
 public struct WallClock: Sendable {
   /// Reads the current time in milliseconds since 1970-01-01 UTC.

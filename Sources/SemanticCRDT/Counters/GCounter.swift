@@ -3,8 +3,8 @@
 /// ```swift
 /// var phone = GCounter()
 /// var tablet = GCounter()
-/// phone.increment(by: 1, replica: "phone")
-/// tablet.increment(by: 1, replica: "tablet")
+/// phone.increment(by: 1, replica: phoneID)    // each device's own ReplicaID.random()
+/// tablet.increment(by: 1, replica: tabletID)
 /// phone.merge(tablet)
 /// phone.value   // 2 — increments on two devices are never lost
 /// ```

@@ -2,7 +2,7 @@
 /// tombstone.
 ///
 /// ```swift
-/// var clock = HybridClock(replica: "phone")
+/// var clock = HybridClock(replica: .random())
 /// var stock = LWWMap<String, Int>()
 /// stock.set("eggs", to: 12, at: clock.tick())
 /// stock.remove("eggs", at: clock.tick())

@@ -8,10 +8,11 @@
 /// entities.
 ///
 /// ```swift
+/// let (phoneID, tabletID) = (ReplicaID.random(), ReplicaID.random())
 /// var phone = ORMap<String, GCounter>()
-/// phone.update("cilantro", by: "phone", default: GCounter()) { $0.increment(by: 1, replica: "phone") }
+/// phone.update("cilantro", by: phoneID, default: GCounter()) { $0.increment(by: 1, replica: phoneID) }
 /// var tablet = ORMap<String, GCounter>()
-/// tablet.update("cilantro", by: "tablet", default: GCounter()) { $0.increment(by: 1, replica: "tablet") }
+/// tablet.update("cilantro", by: tabletID, default: GCounter()) { $0.increment(by: 1, replica: tabletID) }
 /// phone.merge(tablet)
 /// phone["cilantro"]?.value   // 2
 /// ```

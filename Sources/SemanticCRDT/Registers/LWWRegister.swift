@@ -1,7 +1,7 @@
 /// A last-writer-wins register: one value and the hybrid timestamp of the write that set it.
 ///
 /// ```swift
-/// var clock = HybridClock(replica: "phone")
+/// var clock = HybridClock(replica: .random())
 /// var name = LWWRegister("Produce", at: clock.tick())
 /// name.assign("Fresh Produce", at: clock.tick())
 /// ```

@@ -10,8 +10,8 @@
 /// ```swift
 /// var phone = ORSet<String>()
 /// var tablet = ORSet<String>()
-/// phone.insert("produce", by: "phone")
-/// tablet.insert("produce", by: "tablet")
+/// phone.insert("produce", by: phoneID)      // each device's own ReplicaID.random()
+/// tablet.insert("produce", by: tabletID)
 /// tablet.remove("produce")            // removes only the add the tablet has seen
 /// phone.merge(tablet)
 /// phone.contains("produce")          // true: the phone's concurrent add wins
