@@ -102,13 +102,11 @@ public actor HouseholdStore {
     file.removeLeftovers()
     var replica: HouseholdReplica
     if let stored {
-      if case .join(let household, _) = firstLaunch, household != stored.state.householdID {
-        throw StoreError(
-          file: fileURL,
-          problem: .differentHousehold(expected: household, found: stored.state.householdID))
-      }
+      // A device that joins expects its household; otherwise the file says which it is.
+      var household = stored.state.householdID
+      if case .join(let joined, _) = firstLaunch { household = joined }
       replica = try file.open(
-        stored, file: fileURL, household: stored.state.householdID, member: stored.member,
+        stored, file: fileURL, household: household, member: stored.member,
         wallClock: wallClock, incarnation: .random())
     } else {
       switch firstLaunch {

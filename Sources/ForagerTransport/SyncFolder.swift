@@ -83,8 +83,10 @@ extension SyncFolder {
     var outcome = FolderSyncOutcome()
     let entries = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
     for entry in entries where entry != ownFileName && entry.contains(".forager") {
+      // A save or download in progress, ours or the service's: not a skip worth telling.
+      if Self.isTemporary(entry) { continue }
       if let reason = Skip.Reason(entry: entry) {
-        if reason != .temporary { outcome.skipped.append(Skip(entry: entry, reason: reason)) }
+        outcome.skipped.append(Skip(entry: entry, reason: reason))
         continue
       }
       let contents: ReplicaFileContents
@@ -211,8 +213,6 @@ extension SyncFolder {
       case partialDownload
       /// A name with `.forager` that is not a replica file (`.json`).
       case notAReplicaFile
-      /// A temporary file of a save in progress, ours or the service's: skipped silently.
-      case temporary
       /// The file cannot be read as a replica file: damaged, newer, too large, unsound.
       case unreadable(StoreError)
       /// A replica of another household.
@@ -220,10 +220,11 @@ extension SyncFolder {
       /// The merge refused it (a forged or skewed state, a mass removal).
       case refused(HouseholdError)
 
-      /// Why an entry is not to be read, judged by its name alone; `nil` to read it.
+      /// Why an entry that is not a temporary file is not to be read, judged by its name
+      /// alone; `nil` to read it. The hidden files left are iCloud placeholders.
       init?(entry: String) {
         if entry.hasPrefix(".") {
-          self = entry.hasSuffix(".icloud") ? .notDownloaded : .temporary
+          self = .notDownloaded
           return
         }
         for partial in [".part", ".partial", ".crdownload", ".download", ".tmp", "~"]
@@ -248,13 +249,18 @@ extension SyncFolder {
       case .notDownloaded: "\(entry): a placeholder of a file not downloaded yet (skipped)"
       case .partialDownload: "\(entry): a partial download (skipped)"
       case .notAReplicaFile: "\(entry): not a replica file (.json) (skipped)"
-      case .temporary: "\(entry): a temporary file (skipped)"
       case .unreadable(let error): "\(error.description) (skipped)"
       case .otherHousehold(let household):
         "\(entry): a replica of household \(household), not this one (skipped)"
       case .refused(let error): "\(entry): \(error) (skipped)"
       }
     }
+  }
+
+  /// Whether `entry` is a hidden file other than an iCloud placeholder: a temporary file of a
+  /// save or download in progress, ours or the service's.
+  static func isTemporary(_ entry: String) -> Bool {
+    entry.hasPrefix(".") && !entry.hasSuffix(".icloud")
   }
 
   /// Whether `name` names a file in the folder and nothing else: a name with a path component
