@@ -12,15 +12,20 @@ import Testing
   import Darwin
 #endif
 
-/// Kills a process that saves in a loop with SIGKILL at random moments: after every kill the
-/// file loads, its checksum holds, and it is exactly the last state the process acknowledged
-/// saving or the one it was saving.
+/// Kills a process that writes a replica file with SIGKILL at random moments, and checks the
+/// file after every kill.
 ///
-/// `FORAGER_CRASH_KILLS` sets the number of kills (default 20); `FORAGER_SEED` replays.
+/// `FORAGER_CRASH_KILLS` sets the number of kills of each test (default 20); `FORAGER_SEED`
+/// replays.
 @Suite struct StoreCrashTests {
+  static let kills = Int(ProcessInfo.processInfo.environment["FORAGER_CRASH_KILLS"] ?? "") ?? 20
+
+  /// A process saves in a loop with `ReplicaStore`: after every kill the file loads, its
+  /// checksum holds, and it is exactly the last state the process acknowledged saving or the
+  /// one it was saving.
   @Test(.timeLimit(.minutes(5)))
   func killedMidSaveLeavesAWholeFile() throws {
-    let kills = Int(ProcessInfo.processInfo.environment["FORAGER_CRASH_KILLS"] ?? "") ?? 20
+    let kills = Self.kills
     let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
     var random = SplitMix64(seed: seed)
     let folder = TemporaryFolder("crash")
@@ -71,7 +76,7 @@ import Testing
   /// household the first launch created.
   @Test(.timeLimit(.minutes(5)))
   func householdStoreKilledBetweenEditsKeepsEveryFlushedEdit() throws {
-    let kills = Int(ProcessInfo.processInfo.environment["FORAGER_CRASH_KILLS"] ?? "") ?? 20
+    let kills = Self.kills
     let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
     var random = SplitMix64(seed: seed)
     let folder = TemporaryFolder("store-crash")
