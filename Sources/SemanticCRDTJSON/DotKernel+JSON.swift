@@ -26,6 +26,19 @@ extension DotKernel where Key: Comparable & JSONWritable, Value: JSONWritable {
   }
 }
 
+extension DotKernel where Key: Comparable & JSONWritable {
+  /// Writes `"retired": [key, …]` ascending, for a delta that names the keys it retires; a
+  /// state writes nothing, so state files are as before.
+  @inlinable
+  func writeRetiredKeys(to writer: inout JSONWriter) {
+    guard let retired = retiredKeys else { return }
+    writer.key("retired")
+    writer.beginArray()
+    for key in retired.sorted() { key.write(to: &writer) }
+    writer.endArray()
+  }
+}
+
 extension JSONReader {
   /// Reads `[[dot, value], …]`: `nil` for an empty list, and one sibling without an array.
   /// Several come unsorted, for the kernel's validation to sort and check.
@@ -51,21 +64,21 @@ extension JSONReader {
   @inlinable
   func kernel<Key, Value>(
     _ parts: consuming [[DotKernel<Key, Value>.DecodedEntry?]], context: CausalContext,
-    startingAt start: Int
+    retiredKeys: Set<Key>? = nil, startingAt start: Int
   ) throws(JSONError) -> DotKernel<Key, Value> {
     do {
-      return try DotKernel(validating: consume parts, context: context)
+      return try DotKernel(validating: consume parts, context: context, retiredKeys: retiredKeys)
     } catch {
       throw JSONError(.invalidValue(error.description), at: start)
     }
   }
 }
 
-/// The keys of a map's or set's object.
+/// The keys of a map's or set's object; `retired` only in a delta.
 @usableFromInline enum CollectionField: String, CaseIterable, Sendable {
-  case context, entries
+  case context, entries, retired
 
-  @usableFromInline static let fields = JSONFields<Self>()
+  @usableFromInline static let fields = JSONFields<Self>(optional: [.retired])
 }
 
 extension JSONReader {
@@ -76,7 +89,8 @@ extension JSONReader {
 
 extension JSONReader {
   /// Reads `{"context": …, "entries": [[key, dots], …]}`, the shape of ORMap and ORSet, with
-  /// `dots` reading one key's live dots, and validates the kernel.
+  /// `dots` reading one key's live dots, and validates the kernel. A delta also has
+  /// `"retired": [key, …]`, each key once.
   @inlinable
   mutating func readCausalCollection<Key: JSONReadable, Value>(
     dots: @Sendable (inout JSONReader) throws(JSONError) -> DotSiblings<Value>?
@@ -84,13 +98,21 @@ extension JSONReader {
     let start = offset
     var context = CausalContext()
     var parts: [[DotKernel<Key, Value>.DecodedEntry?]] = []
+    var retiredKeys: Set<Key>?
     try readObject(CollectionField.fields) { reader, field throws(JSONError) in
       switch field {
       case .context: context = try CausalContext(from: &reader)
       case .entries: parts = try reader.readEntries(capacityBound: context.count, dots: dots)
+      case .retired:
+        let start = reader.offset
+        let keys = try [Key](from: &reader)
+        retiredKeys = Set(keys)
+        guard retiredKeys!.count == keys.count else {
+          throw JSONError(.invalidValue("A delta lists a retired key twice"), at: start)
+        }
       }
     }
-    return try kernel(consume parts, context: context, startingAt: start)
+    return try kernel(consume parts, context: context, retiredKeys: retiredKeys, startingAt: start)
   }
 
   /// Reads `[[key, dots], …]`, on two cores when the reader was given them and the array is

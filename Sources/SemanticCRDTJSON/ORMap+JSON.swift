@@ -11,6 +11,7 @@ extension ORMap: JSONWritable where Key: JSONWritable & Comparable, Value: JSONW
     writer.field("context", kernel.context)
     writer.key("entries")
     kernel.writeEntries(to: &writer)
+    kernel.writeRetiredKeys(to: &writer)
     writer.endObject()
   }
 }

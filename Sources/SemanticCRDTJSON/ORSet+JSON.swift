@@ -15,6 +15,7 @@ extension ORSet: JSONWritable where Element: JSONWritable & Comparable {
       writer.endArray()
     }
     writer.endArray()
+    kernel.writeRetiredKeys(to: &writer)
     writer.endObject()
   }
 }

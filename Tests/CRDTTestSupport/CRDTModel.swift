@@ -71,9 +71,17 @@ public protocol CRDTModel {
 
   /// The greatest timestamp in `state`, so the replica's clock can observe it on receipt.
   static func greatestTimestamp(of state: State) -> HybridTimestamp?
+
+  /// `delta`, a join of mutation deltas, as a state: without the keys a keyed delta names
+  /// (see `ORMap`'s keyed deltas), so that merging it looks at every key. Merged anywhere, it
+  /// must give exactly what the delta gives. Types without keyed deltas return it unchanged.
+  static func stateForm(of delta: State) -> State
 }
 
 extension CRDTModel {
+  /// Types without keyed deltas: the delta is its own state form.
+  public static func stateForm(of delta: State) -> State { delta }
+
   public static func invariantViolations(of state: State) -> [String] { [] }
   public static func greatestTimestamp(of state: State) -> HybridTimestamp? { nil }
 }

@@ -110,6 +110,8 @@ public struct ReplicaScenario<Model: CRDTModel> {
     var events: [Event<Model.Operation>] = []
     var inFlight: [Message] = []
     var now: UInt64 = 1_000
+    // Per replica, the join of every delta its mutations returned.
+    var mutationDeltas = replicas.map { _ -> Model.State? in nil }
 
     func check(_ index: Int, after what: String) -> String? {
       let state = states[index]
@@ -151,6 +153,14 @@ public struct ReplicaScenario<Model: CRDTModel> {
         }
         if delta == nil && before != states[index] {
           return "At \(label): the mutation changed the state but returned no delta"
+        }
+        if let delta {
+          mutationDeltas[index] = mutationDeltas[index].map { $0.merging(delta) } ?? delta
+          if let problem = checkKeyedDeltas(
+            [delta, mutationDeltas[index]!], mergedInto: states, at: label)
+          {
+            return problem
+          }
         }
         if let problem = check(index, after: label) { return problem }
         statistics.operations += 1
@@ -210,6 +220,23 @@ public struct ReplicaScenario<Model: CRDTModel> {
         return "After a full exchange r\(index) differs from r0: \(states[index]) vs \(states[0])"
       }
       if let problem = check(index, after: "the full exchange") { return problem }
+    }
+    return nil
+  }
+
+  /// That each keyed delta (a mutation's, and the join of a replica's mutations) merged into
+  /// each replica's state gives what its state form gives: the keys a delta names as removed
+  /// are all the keys whose dots it drops anywhere, wherever the replica's state stands.
+  private func checkKeyedDeltas(
+    _ deltas: [Model.State], mergedInto states: [Model.State], at label: String
+  ) -> String? {
+    for (number, delta) in deltas.enumerated() {
+      let stateForm = Model.stateForm(of: delta)
+      for (index, state) in states.enumerated()
+      where state.merging(delta) != state.merging(stateForm) {
+        return
+          "At \(label): merging \(number == 0 ? "the mutation's delta" : "the join of the replica's mutation deltas") into r\(index) differs from merging it as a state: a removed key it does not name\n delta = \(delta)\n r\(index) = \(state)"
+      }
     }
     return nil
   }

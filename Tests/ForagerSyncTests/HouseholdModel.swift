@@ -387,11 +387,15 @@ enum HouseholdModel: CRDTModel {
       clock: HybridClock(
         replica: replica, wallClock: .fixed(timestamp.wallMilliseconds),
         latest: (latest.wallMilliseconds, latest.logical)))
-    let before = state
     perform(operation, on: &device)
     state = device.state
-    return state.delta(since: before.version)
+    // The delta the replica collected from its own edits: the kit checks that it gives the
+    // state after from the state before, and that the records it names as removed are all it
+    // removes wherever it is merged.
+    return device.takeLocalDelta()
   }
+
+  static func stateForm(of delta: HouseholdState) -> HouseholdState { delta.stateForm }
 
   /// Performs `operation` on `device`, skipping what the device cannot do yet (assigning with
   /// no recipe known, adding to a list it does not have). A blank name must be refused.

@@ -113,7 +113,8 @@ extension HouseholdReplica {
     record.name.assign(displayName, at: stamp)
     remove(\.categories, current)
     write(\.categories, target, record)
-    state.moves.set(current, to: LWWRegister(target, at: stamp), by: replicaID)
+    noteDelta(
+      state.moves.set(current, to: LWWRegister(target, at: stamp), by: replicaID), in: \.moves)
     localChanges.householdChanged = true
   }
 }

@@ -39,7 +39,7 @@ extension HouseholdReplica {
   public mutating func dissolve() throws(HouseholdError) {
     try requireOpen()
     try requireOwner(to: "dissolve the household")
-    state.dissolved.assign(true, at: clock.tick())
+    noteDelta(state.dissolved.assign(true, at: clock.tick()), in: \.dissolved)
     localChanges.householdChanged = true
   }
 

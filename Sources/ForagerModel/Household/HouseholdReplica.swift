@@ -25,6 +25,9 @@ public struct HouseholdReplica: Sendable {
   package var removals: [RemovedRecords] = []
   /// The records this replica's own edits changed since ``takeLocalChanges()`` last took them.
   public internal(set) var localChanges = HouseholdChange(origin: .local)
+  /// The join of the deltas of this replica's own edits since ``takeLocalDelta()`` last took
+  /// it; `nil` when there are none.
+  package internal(set) var localDelta: HouseholdState?
 
   /// This replica's id.
   public var replicaID: ReplicaID { clock.replica }
@@ -73,7 +76,7 @@ public struct HouseholdReplica: Sendable {
     var replica = HouseholdReplica(
       joining: household, member: owner, replica: replica, wallClock: wallClock)
     let creation = replica.creation()
-    replica.state.owner.assign(owner, at: creation.timestamp)
+    replica.noteDelta(replica.state.owner.assign(owner, at: creation.timestamp), in: \.owner)
     replica.write(
       \.members, owner, Member(id: owner, name: ownerName, role: .owner, creation: creation))
     return replica
@@ -92,6 +95,29 @@ public struct HouseholdReplica: Sendable {
   public mutating func takeLocalChanges() -> HouseholdChange {
     defer { localChanges = HouseholdChange(origin: .local) }
     return localChanges
+  }
+
+  /// Returns the changes this replica's own edits made since the last call, as one delta, and
+  /// starts collecting afresh: `nil` when there were none.
+  ///
+  /// Merged into the state this replica had at the last call (or at its start), the delta
+  /// gives the state it has now, byte for byte; merged into any replica of the household it
+  /// brings these edits. It names the records it removes, so merging it costs what the edits
+  /// do, not what the household holds. A store appends it to its journal; a transport can send
+  /// it to peers that had everything else.
+  ///
+  /// - Complexity: O(1); collecting costs O(1) per record written.
+  public mutating func takeLocalDelta() -> HouseholdState? {
+    defer { localDelta = nil }
+    return localDelta
+  }
+
+  /// Joins the delta of one local write of a part of the state into ``localDelta``.
+  mutating func noteDelta<Part: Mergeable>(
+    _ part: Part, in slot: WritableKeyPath<HouseholdState, Part>
+  ) {
+    if localDelta == nil { localDelta = HouseholdState(emptyDeltaLike: state) }
+    localDelta![keyPath: slot].merge(part)
   }
 
   /// Changes an existing record as a new write of this replica, replacing the writes of it
@@ -121,7 +147,7 @@ public struct HouseholdReplica: Sendable {
     _ map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>, _ key: Record.Key,
     _ record: Record, replacing previous: Record?
   ) {
-    state[keyPath: map].set(key, to: record, by: replicaID)
+    noteDelta(state[keyPath: map].set(key, to: record, by: replicaID), in: map)
     // A write whose value loses to what the record holds (a stamp behind it) changes nothing
     // a view shows.
     if previous != record {
@@ -134,7 +160,7 @@ public struct HouseholdReplica: Sendable {
     _ map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>, _ key: Record.Key
   ) {
     guard state[keyPath: map].contains(key) else { return }
-    state[keyPath: map].remove(key)
+    noteDelta(state[keyPath: map].remove(key), in: map)
     localChanges.note(key.recordKey, existed: true, exists: false)
   }
 
@@ -205,6 +231,38 @@ extension HouseholdReplica {
     clock = observed
     keep(removed.records, policy: policy)
     return report
+  }
+
+  /// Merges a change this device's own store kept for the replica (an entry of its journal),
+  /// as opening reads the replica's file: refused for another household or a newer normalizer,
+  /// its stamps (and `clockReading`, the writer's clock) within the skew bound, and re-keyed to
+  /// this replica's normalizer. No merge policy applies: these are changes this device made or
+  /// accepted already. The model's invariants are the caller's to check, once, after the last
+  /// entry.
+  ///
+  /// - Complexity: O(size of `delta`) for a delta of edits (see ``takeLocalDelta()``).
+  package mutating func replay(
+    _ delta: HouseholdState, clockReading: (wallMilliseconds: UInt64, logical: UInt32)?
+  ) throws(HouseholdError) {
+    guard delta.householdID == householdID else {
+      throw .differentHousehold(local: householdID, remote: delta.householdID)
+    }
+    guard delta.normalizerVersion <= NormalizerVersion.current else {
+      throw .newerNormalizer(found: delta.normalizerVersion, supported: .current)
+    }
+    var observed = try clockObserving(delta)
+    if let clockReading {
+      do {
+        try observed.observe(
+          HybridTimestamp(
+            wallMilliseconds: clockReading.wallMilliseconds, logical: clockReading.logical,
+            replica: replicaID))
+      } catch {
+        throw .clockSkew(error)
+      }
+    }
+    state.merge(delta.rekeyed(to: state.normalizerVersion))
+    clock = observed
   }
 
   /// This replica's clock after observing the greatest timestamp in `incoming`, a state from

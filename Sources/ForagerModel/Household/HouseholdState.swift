@@ -66,6 +66,37 @@ public struct HouseholdState: Equatable, Codable, Sendable {
     normalizerVersion = other.normalizerVersion
   }
 
+  /// The empty delta of the household of `other`: every map an empty delta (see
+  /// ``SemanticCRDT/ORMap``), so that the deltas of edits joined into it stay deltas that name
+  /// the records they remove.
+  package init(emptyDeltaLike other: HouseholdState) {
+    struct EmptyDeltas: HouseholdMapVisitor {
+      var state: HouseholdState
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        state[keyPath: map.records] = .emptyDelta
+      }
+    }
+    var empty = EmptyDeltas(state: HouseholdState(emptyLike: other))
+    Self.forEachMap(&empty)
+    self = empty.state
+    categoryMoves = .emptyDelta
+  }
+
+  /// This state with every map a state: a delta without the keys its maps name as removed
+  /// (for tests that merging a delta gives what merging its state form gives).
+  package var stateForm: HouseholdState {
+    struct StateForm: HouseholdMapVisitor {
+      var state: HouseholdState
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        state[keyPath: map.records] = state[keyPath: map.records].stateForm
+      }
+    }
+    var form = StateForm(state: self)
+    Self.forEachMap(&form)
+    form.state.categoryMoves = categoryMoves?.stateForm
+    return form.state
+  }
+
   /// Where each moved category key went (empty when none has moved).
   package var moves: ORMap<CategoryKey, LWWRegister<CategoryKey>> {
     get { categoryMoves ?? ORMap() }

@@ -127,24 +127,29 @@ extension HouseholdReplica {
       let kept: HouseholdState
       let replica: ReplicaID
       var restored: HouseholdState
+      var delta: HouseholdState
       var clock: HybridClock
       var changes = HouseholdChange(origin: .local)
       var count = 0
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
         kept[keyPath: map.records].forEachValue(of: nil) { key, record in
           guard !restored[keyPath: map.records].contains(key) else { return }
-          restored[keyPath: map.records].set(
+          let written = restored[keyPath: map.records].set(
             key, to: record.restored(ticking: &clock), by: replica)
+          delta[keyPath: map.records].merge(written)
           changes.note(key.recordKey, existed: false, exists: true)
           count += 1
         }
       }
     }
-    var bringBack = BringBack(kept: kept, replica: replicaID, restored: state, clock: observed)
+    var bringBack = BringBack(
+      kept: kept, replica: replicaID, restored: state,
+      delta: localDelta ?? HouseholdState(emptyDeltaLike: state), clock: observed)
     HouseholdState.forEachMap(&bringBack)
     let problems = problemsBrought(bringBack.restored.modelViolations())
     if !problems.isEmpty { throw .unsoundRestore(Array(problems.prefix(3))) }
     state = bringBack.restored
+    if bringBack.count > 0 { localDelta = bringBack.delta }
     clock = bringBack.clock
     localChanges.formUnion(bringBack.changes)
     removals.remove(at: index)

@@ -51,12 +51,12 @@ extension DotKernel {
   /// - Throws: `DecodingError.dataCorrupted` naming the problem.
   init(
     decoding decoded: [(key: Key, siblings: [DottedValue<Value>])], context: CausalContext,
-    codingPath: [any CodingKey]
+    retiredKeys: Set<Key>? = nil, codingPath: [any CodingKey]
   ) throws {
     do {
       try self.init(
         validating: [decoded.map { ($0.key, DotSiblings(unsorted: $0.siblings)) }],
-        context: context)
+        context: context, retiredKeys: retiredKeys)
     } catch {
       throw DecodingError.dataCorrupted(
         .init(codingPath: codingPath, debugDescription: error.description))
@@ -78,7 +78,8 @@ extension DotKernel {
   ///   per key; O(*d* log *d*) for sparse counters.
   @inlinable
   package init(
-    validating parts: consuming [[DecodedEntry?]], context: CausalContext
+    validating parts: consuming [[DecodedEntry?]], context: CausalContext,
+    retiredKeys: Set<Key>? = nil
   ) throws(KernelShapeError) {
     var parts = parts
     var entries: [Key: DotSiblings<Value>] = [:]
@@ -108,7 +109,7 @@ extension DotKernel {
       // Each part's storage goes as soon as it is moved out, not when the last one is.
       parts[part] = []
     }
-    self.init(entries: entries, context: context)
+    self.init(entries: entries, context: context, retiredKeys: retiredKeys)
     // Siblings were sorted and checked above; what is left is the live dots' rules. The fast
     // check finds whether one breaks; the full check then names it.
     if liveDots.haveProblem(in: context), let problem = invariantViolations().first {
@@ -198,8 +199,32 @@ package struct KernelShapeError: Error {
   }
 }
 
-/// The two top-level fields of a causal collection: `context` and `entries`.
+/// The top-level fields of a causal collection: `context` and `entries`, and `retired` in a
+/// delta.
 enum CausalCollectionCodingKeys: String, CodingKey {
   case context
   case entries
+  case retired
+}
+
+extension DotKernel where Key: Encodable & Comparable {
+  /// Encodes the keys a delta retires, ascending; nothing for a state.
+  func encodeRetiredKeys(into container: inout KeyedEncodingContainer<CausalCollectionCodingKeys>)
+    throws
+  {
+    if let retiredKeys { try container.encode(retiredKeys.sorted(), forKey: .retired) }
+  }
+}
+
+extension KeyedDecodingContainer<CausalCollectionCodingKeys> {
+  /// The keys a delta retires, each once; `nil` for a state.
+  func decodeRetiredKeys<Key: Decodable & Hashable>(_: Key.Type) throws -> Set<Key>? {
+    guard let keys = try decodeIfPresent([Key].self, forKey: .retired) else { return nil }
+    let unique = Set(keys)
+    guard unique.count == keys.count else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .retired, in: self, debugDescription: "A delta lists a retired key twice")
+    }
+    return unique
+  }
 }

@@ -9,21 +9,48 @@
 ///
 /// ``ORSet`` and ``ORMap`` are thin wrappers around it. Invariant: every live dot is in the
 /// context and belongs to exactly one key.
+///
+/// ## States and keyed deltas
+///
+/// A kernel is a state, or a delta made by mutations (``write(_:for:by:minted:)``,
+/// ``remove(_:)``) and the merges of such deltas. A delta also names the keys it retires: the
+/// keys, besides those in its entries, whose dots its context has seen and no longer holds (a
+/// removed key, a key whose writes a later write in the delta moved away). Merging a delta then
+/// visits only its entries and those keys, O(change); merging a state must look at every key
+/// here for dots it retires, because a state does not say where its dead dots lived.
 @usableFromInline
 package struct DotKernel<Key: Hashable, Value> {
   @usableFromInline package private(set) var entries: [Key: DotSiblings<Value>]
   @usableFromInline package private(set) var context: CausalContext
+  /// For a delta, the keys besides those in `entries` whose dots `context` retires; `nil` for
+  /// a state, which does not know them.
+  @usableFromInline package private(set) var retiredKeys: Set<Key>?
 
   init() {
     entries = [:]
     context = CausalContext()
   }
 
+  /// The empty delta: the start of a join of deltas that stays a delta.
+  static var emptyDelta: DotKernel {
+    DotKernel(entries: [:], context: CausalContext(), retiredKeys: [])
+  }
+
   @usableFromInline
-  package init(entries: [Key: DotSiblings<Value>], context: CausalContext) {
+  package init(
+    entries: [Key: DotSiblings<Value>], context: CausalContext, retiredKeys: Set<Key>? = nil
+  ) {
     self.entries = entries
     self.context = context
+    self.retiredKeys = retiredKeys
   }
+
+  /// Whether this is a delta that names the keys it retires.
+  @inlinable package var isKeyedDelta: Bool { retiredKeys != nil }
+
+  /// This kernel as a state: the same entries and context, without the keys a delta retires.
+  /// Merging it gives what merging the delta gives, looking at every key.
+  package var stateForm: DotKernel { DotKernel(entries: entries, context: context) }
 
   // MARK: Mutations (each returns its delta)
 
@@ -47,17 +74,19 @@ package struct DotKernel<Key: Hashable, Value> {
     deltaContext.insert(dot)
     let siblings = DotSiblings.one(dot, value)
     entries[key] = siblings
-    return DotKernel(entries: [key: siblings], context: deltaContext)
+    return DotKernel(entries: [key: siblings], context: deltaContext, retiredKeys: [])
   }
 
   /// Drops every live dot of `key`.
   ///
-  /// - Returns: The delta: no entries, and a context of the removed dots.
+  /// - Returns: The delta: no entries, a context of the removed dots, and `key` as the key it
+  ///   retires.
   /// - Complexity: O(*s*) for *s* removed siblings.
   mutating func remove(_ key: Key) -> DotKernel {
     var deltaContext = CausalContext()
-    entries.removeValue(forKey: key)?.forEachDot { deltaContext.insert($0) }
-    return DotKernel(entries: [:], context: deltaContext)
+    guard let removed = entries.removeValue(forKey: key) else { return .emptyDelta }
+    removed.forEachDot { deltaContext.insert($0) }
+    return DotKernel(entries: [:], context: deltaContext, retiredKeys: [key])
   }
 
   // MARK: Merge
@@ -90,28 +119,30 @@ package struct DotKernel<Key: Hashable, Value> {
     // Whether `entries` has been written during this merge, and so holds storage of its own.
     var written = false
     if !entries.isEmpty && !other.context.isDisjoint(with: context) {
-      var removed: [Key] = []
-      for index in entries.indices {
-        // Most keys hold no dot the other side has seen (always so for a small delta): asking
-        // that first spares them the lookup in the other map.
-        guard entries.values[index].containsDot(where: { seenThere.contains($0) }) else {
-          continue
-        }
-        let (key, mine) = entries[index]
-        guard other.entries[key] == nil else { continue }
-        if let kept = mine.filter({ !seenThere.contains($0) }) {
-          if kept.count != mine.count {
-            entries.values[index] = kept
+      if let retired = other.retiredKeys {
+        // A keyed delta says where the dots it retires live: look there only.
+        for key in retired where other.entries[key] == nil {
+          guard let index = entries.index(forKey: key) else { continue }
+          if retire(at: index, seenBy: &seenThere, written: &written, changed: changed) {
+            entries.remove(at: index)
             written = true
-            changed(key, mine, kept, false)
           }
-        } else {
-          removed.append(key)
-          changed(key, mine, nil, false)
         }
+      } else {
+        var removed: [Key] = []
+        for index in entries.indices {
+          // Most keys hold no dot the other side has seen (always so for a small delta):
+          // asking that first spares them the lookup in the other map.
+          guard entries.values[index].containsDot(where: { seenThere.contains($0) }),
+            other.entries[entries.keys[index]] == nil
+          else { continue }
+          if retire(at: index, seenBy: &seenThere, written: &written, changed: changed) {
+            removed.append(entries.keys[index])
+          }
+        }
+        for key in removed { entries.removeValue(forKey: key) }
+        written = written || !removed.isEmpty
       }
-      for key in removed { entries.removeValue(forKey: key) }
-      written = written || !removed.isEmpty
     }
     for (key, theirs) in other.entries {
       if !written {
@@ -129,6 +160,45 @@ package struct DotKernel<Key: Hashable, Value> {
         key, &entries[key], theirs, seenHere: &seenHere, seenThere: &seenThere, changed: changed)
     }
     context.formUnion(other.context)
+    joinRetiredKeys(of: other)
+  }
+
+  /// Drops the dots of the key at `index` that the other side has seen (it does not hold the
+  /// key), reporting the change. Returns whether none is left, leaving `entries` unwritten so
+  /// that `index` still names the key: the caller removes it.
+  @inlinable
+  mutating func retire(
+    at index: Dictionary<Key, DotSiblings<Value>>.Index, seenBy seenThere: inout ContextMembership,
+    written: inout Bool, changed: (Key, DotSiblings<Value>?, DotSiblings<Value>?, Bool) -> Void
+  ) -> Bool {
+    let (key, mine) = entries[index]
+    guard let kept = mine.filter({ !seenThere.contains($0) }) else {
+      changed(key, mine, nil, false)
+      return true
+    }
+    if kept.count != mine.count {
+      entries.values[index] = kept
+      written = true
+      changed(key, mine, kept, false)
+    }
+    return false
+  }
+
+  /// After a merge of `other`: a delta joined with a delta names the keys either retires;
+  /// joined with a state it becomes a state.
+  ///
+  /// The union is enough. A dot in the joined context comes from one side's context, where it
+  /// was live under a key of that side's entries or retired under a key that side names. A
+  /// live dot the join drops is dropped because the other side has seen it and does not hold
+  /// it: retired there, under that key, which the other side names.
+  @inlinable
+  mutating func joinRetiredKeys(of other: DotKernel) {
+    guard retiredKeys != nil else { return }
+    guard let theirs = other.retiredKeys else {
+      retiredKeys = nil
+      return
+    }
+    retiredKeys!.formUnion(theirs)
   }
 
   /// Joins `theirs` into the live writes of `key` (`slot`, `nil` where absent here), and calls
@@ -242,6 +312,7 @@ extension DotKernel {
         result[newKey] = DotSiblings(sorted: moved)
       }
     }
-    return DotKernel(entries: result, context: context)
+    return DotKernel(
+      entries: result, context: context, retiredKeys: retiredKeys.map { Set($0.map(transform)) })
   }
 }

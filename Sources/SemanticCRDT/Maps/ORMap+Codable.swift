@@ -15,6 +15,7 @@ extension ORMap: Encodable where Key: Encodable & Comparable, Value: Encodable {
         try sibling.encode(element.value.value)
       }
     }
+    try kernel.encodeRetiredKeys(into: &container)
   }
 }
 
@@ -39,6 +40,8 @@ extension ORMap: Decodable where Key: Decodable, Value: Decodable {
       decoded.append((key, writes.map { DottedValue(dot: $0.dot, value: Boxed($0.value)) }))
     }
     self.init(
-      kernel: try DotKernel(decoding: decoded, context: context, codingPath: decoder.codingPath))
+      kernel: try DotKernel(
+        decoding: decoded, context: context,
+        retiredKeys: try container.decodeRetiredKeys(Key.self), codingPath: decoder.codingPath))
   }
 }

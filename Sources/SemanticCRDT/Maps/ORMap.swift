@@ -33,8 +33,11 @@
 ///
 /// ## Complexity
 ///
-/// Reading a key joins its surviving values: one in the common case. Merge is O(*n* + *m*) hash
-/// lookups. A delta carries the full value of each changed key.
+/// Reading a key joins its surviving values: one in the common case. Merging a state is
+/// O(*n* + *m*) hash lookups. The deltas that ``set(_:to:by:)``, ``update(_:by:default:_:)``
+/// and ``remove(_:)`` return, and their merges, name the keys they remove, so merging one
+/// costs O(its keys), whatever the size of the map. A delta carries the full value of each
+/// changed key.
 ///
 /// Each write's value is stored in an allocation of its own, so that the map's hash table holds
 /// a key, a dot and a reference per bucket however large the values are, and a merge that moves
@@ -55,6 +58,13 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   package init(kernel: DotKernel<Key, Boxed<Value>>) {
     self.kernel = kernel
   }
+
+  /// The empty delta: merging the deltas of mutations into it keeps a delta that names the
+  /// keys it removes (see ``remove(_:)``), so that merging the join costs what the changes do.
+  package static var emptyDelta: ORMap { ORMap(kernel: .emptyDelta) }
+
+  /// This map as a state: a delta without the keys it names as removed (for tests of them).
+  package var stateForm: ORMap { ORMap(kernel: kernel.stateForm) }
 
   /// The value of `key`: the join of the values its surviving writes carry, or `nil` when the
   /// key is absent.

@@ -10,6 +10,7 @@ extension ORSet: Encodable where Element: Encodable & Comparable {
       try pair.encode(element)
       try pair.encode(siblings.elements.map(\.dot))
     }
+    try kernel.encodeRetiredKeys(into: &container)
   }
 }
 
@@ -34,6 +35,8 @@ extension ORSet: Decodable where Element: Decodable {
       decoded.append((element, dots.map { DottedValue(dot: $0, value: Present()) }))
     }
     self.init(
-      kernel: try DotKernel(decoding: decoded, context: context, codingPath: decoder.codingPath))
+      kernel: try DotKernel(
+        decoding: decoded, context: context,
+        retiredKeys: try container.decodeRetiredKeys(Element.self), codingPath: decoder.codingPath))
   }
 }

@@ -44,6 +44,9 @@ public struct ORSet<Element: Hashable> {
     self.kernel = kernel
   }
 
+  /// This set as a state: a delta without the elements it names as removed (for tests of them).
+  package var stateForm: ORSet { ORSet(kernel: kernel.stateForm) }
+
   /// Whether `element` is present.
   ///
   /// - Complexity: O(1).

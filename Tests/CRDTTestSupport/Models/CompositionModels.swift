@@ -164,6 +164,8 @@ public enum MapOfRegistersModel: CRDTModel {
   }
 
   /// Per key, the surviving values, greatest timestamp (the winner) first.
+  public static func stateForm(of delta: State) -> State { delta.stateForm }
+
   public static func observe(_ state: State) -> [String: [Int]] {
     Dictionary(uniqueKeysWithValues: state.keys.map { ($0, state[$0]!.writes.map(\.value)) })
   }
@@ -238,6 +240,8 @@ public enum MapOfSetsModel: CRDTModel {
       state.remove(key)
     }
   }
+
+  public static func stateForm(of delta: State) -> State { delta.stateForm }
 
   public static func observe(_ state: State) -> [String: Set<String>] {
     Dictionary(uniqueKeysWithValues: state.keys.map { ($0, state[$0]!.elements) })
@@ -315,6 +319,8 @@ public enum MapOfMapsModel: CRDTModel {
       state.remove(key)
     }
   }
+
+  public static func stateForm(of delta: State) -> State { delta.stateForm }
 
   public static func observe(_ state: State) -> [String: [String: Int]] {
     Dictionary(

@@ -41,6 +41,8 @@ public enum ORSetModel: CRDTModel {
 
   public static func observe(_ state: ORSet<String>) -> Set<String> { state.elements }
 
+  public static func stateForm(of delta: ORSet<String>) -> ORSet<String> { delta.stateForm }
+
   public static func specification(of events: [Event<Operation>]) -> Set<String> {
     let removes = events.filter { if case .remove = $0.operation { true } else { false } }
     return Set(
@@ -104,6 +106,10 @@ public enum ORMapModel: CRDTModel {
     case .remove(let key):
       state.remove(key)
     }
+  }
+
+  public static func stateForm(of delta: ORMap<String, GCounter>) -> ORMap<String, GCounter> {
+    delta.stateForm
   }
 
   public static func observe(_ state: ORMap<String, GCounter>) -> [String: UInt64] {
