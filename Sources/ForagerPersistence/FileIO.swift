@@ -94,6 +94,46 @@ enum FileIO {
     }
     guard rename(temporary, path) == 0 else { throw Failure("cannot rename over", path) }
     renamed = true
+    try flushFolder(of: path)
+  }
+
+  /// Appends `bytes` to the file at `path` with one write, and flushes it to disk before
+  /// returning, so that what returned is durable and a crash tears at most these bytes. The
+  /// file is created (owner read/write only) when absent, and its folder flushed then. When
+  /// `length` is given, the file is first cut to that length: a torn tail goes before the
+  /// next line.
+  static func append(_ bytes: [UInt8], to path: String, cuttingTo length: Int? = nil)
+    throws(Failure)
+  {
+    var existed = stat()
+    let created = lstat(path, &existed) != 0
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw Failure("cannot open", path) }
+    defer { close(descriptor) }
+    if let length, ftruncate(descriptor, off_t(length)) != 0 {
+      throw Failure("cannot cut", path)
+    }
+    try writeAll(bytes, to: descriptor, path: path)
+    guard flush(descriptor) == 0 else { throw Failure("cannot flush", path) }
+    if created { try flushFolder(of: path) }
+  }
+
+  /// Cuts the file at `path` to nothing and flushes it to disk; does nothing when it is absent.
+  static func empty(_ path: String) throws(Failure) {
+    let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+    if descriptor < 0 {
+      if errno == ENOENT { return }
+      throw Failure("cannot open", path)
+    }
+    defer { close(descriptor) }
+    guard ftruncate(descriptor, 0) == 0 else { throw Failure("cannot cut", path) }
+    guard flush(descriptor) == 0 else { throw Failure("cannot flush", path) }
+  }
+
+  /// Flushes the folder holding `path`, so that a name just created or renamed in it is
+  /// durable.
+  private static func flushFolder(of path: String) throws(Failure) {
+    let folder = (path as NSString).deletingLastPathComponent
     let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
     guard folderDescriptor >= 0 else { throw Failure("cannot open folder", folder) }
     defer { close(folderDescriptor) }

@@ -17,11 +17,13 @@ import SemanticCRDT
 ///   messages (``receive(_:fromPeer:policy:)``). Each one that changes records is announced on
 ///   every stream from ``changes()``, local edits as ``HouseholdChange/Origin/local``, merges as
 ///   ``HouseholdChange/Origin/peer``.
-/// - **Saving** starts as soon as something changed, off the store's executor. While a save
-///   runs, later changes wait and are written together by the next one, so saves never overlap
-///   and the file only moves forward. ``flush()`` waits until the file holds every change made
-///   before it was called. A crash loses at most the changes not yet flushed; the file is
-///   always one whole saved state (``ReplicaStore/save(_:)``).
+/// - **Saving** starts as soon as something changed, off the store's executor, and appends the
+///   changes to the replica's journal as one line: it costs what the changes cost, not what the
+///   household holds (``ReplicaStore/append(_:of:)``, which compacts the journal into a new
+///   snapshot now and then). While a save runs, later changes wait and are written together by
+///   the next one, so saves never overlap and the files only move forward. ``flush()`` waits
+///   until the files hold every change made before it was called. A crash loses at most the
+///   changes not yet flushed; what opens is always a state that was saved.
 ///
 /// ```swift
 /// let store = try await HouseholdStore(
@@ -60,7 +62,9 @@ public actor HouseholdStore {
   /// written are in memory and the next change or ``flush()`` tries again.
   public private(set) var lastSaveError: StoreError?
 
-  private let file: ReplicaStore
+  private var file: ReplicaStore
+  /// The changes made since the last save began.
+  private var unsaved = UnsavedChanges()
   private let lock: ReplicaFileLock
   /// How many changes this store has made to the replica, and how many of them the file holds.
   private var generation = 0
@@ -85,7 +89,8 @@ public actor HouseholdStore {
   ///   opening.
   public init(
     fileURL: URL, firstLaunch: FirstLaunch, wallClock: WallClock = .system,
-    maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize
+    maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize,
+    compaction: JournalCompaction = .default
   ) async throws(StoreError) {
     let folder = fileURL.deletingLastPathComponent()
     do {
@@ -96,19 +101,23 @@ public actor HouseholdStore {
         problem: .writeFailed(
           "its folder \(folder.path) cannot be created: \(error.localizedDescription)"))
     }
-    var file = ReplicaStore(fileURL: fileURL, maximumFileSize: maximumFileSize)
+    var file = ReplicaStore(
+      fileURL: fileURL, maximumFileSize: maximumFileSize, compaction: compaction)
     let lock = try file.lock()
-    let stored = try file.read()
+    var stored = try file.read(checkingModel: false)
+    let journal = try file.readJournal()
     file.removeLeftovers()
+    let isFirstLaunch = stored == nil
     var replica: HouseholdReplica
-    if let stored {
+    if let (found, member) = stored.map({ ($0.state.householdID, $0.member) }) {
       // A device that joins expects its household; otherwise the file says which it is.
-      var household = stored.state.householdID
+      var household = found
       if case .join(let joined, _) = firstLaunch { household = joined }
       replica = try file.open(
-        stored, file: fileURL, household: household, member: stored.member,
+        stored.take(), journal: journal, file: fileURL, household: household, member: member,
         wallClock: wallClock, incarnation: .random())
     } else {
+      try file.requireSnapshot(for: journal)
       switch firstLaunch {
       case .createHousehold(let ownerName, let owner):
         replica = .create(owner: owner, ownerName: ownerName, wallClock: wallClock)
@@ -116,13 +125,14 @@ public actor HouseholdStore {
         replica = HouseholdReplica(joining: household, member: member, wallClock: wallClock)
       }
       _ = replica.takeLocalChanges()
+      _ = replica.takeLocalDelta()
       try file.save(replica)
     }
     self.fileURL = fileURL
     self.householdID = replica.householdID
     self.member = replica.member
     self.replicaID = replica.replicaID
-    self.isFirstLaunch = stored == nil
+    self.isFirstLaunch = isFirstLaunch
     self.replica = replica
     self.file = file
     self.lock = lock
@@ -149,7 +159,10 @@ extension HouseholdStore {
     _ body: @Sendable (inout HouseholdReplica) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let before = replica.state.version
-    defer { changed(replica.takeLocalChanges(), since: before) }
+    defer {
+      if let delta = replica.takeLocalDelta() { unsaved.note(delta) }
+      changed(replica.takeLocalChanges(), since: before)
+    }
     return try body(&replica)
   }
 
@@ -166,6 +179,7 @@ extension HouseholdStore {
   {
     let before = replica.state.version
     let report = try replica.merge(state, policy: policy)
+    unsaved.note(state)
     changed(report.changes, since: before)
     return report
   }
@@ -206,7 +220,10 @@ extension HouseholdStore {
     var session = sessions[peer] ?? SyncSession()
     let report = try session.receive(message, into: &replica, policy: policy)
     sessions[peer] = session
-    if let report { changed(report.changes, since: before) }
+    if let report {
+      unsaved.note(message.state)
+      changed(report.changes, since: before)
+    }
     return report
   }
 }
@@ -253,31 +270,43 @@ extension HouseholdStore {
   /// Whether every change is in the file.
   public var hasUnsavedChanges: Bool { savedGeneration < generation }
 
-  /// Starts a save of the replica as it is now, unless one is running: that one's end starts
-  /// the next, so saves never overlap and each writes the latest state.
+  /// Starts a save of the changes since the last one, unless one is running: that one's end
+  /// starts the next, so saves never overlap and each writes what came after the last.
   private func saveIfIdle() {
     guard !isSaving, savedGeneration < generation else { return }
     isSaving = true
+    let change = unsaved.take()
     let snapshot = replica
     let target = generation
     let file = file
     Task.detached {
-      await self.finishSave(of: target, failure: Self.save(snapshot, with: file))
+      var file = file
+      let failure = Self.save(change, of: snapshot, with: &file)
+      await self.finishSave(of: target, change: change, failure: failure, file: file)
     }
   }
 
-  private static func save(_ replica: HouseholdReplica, with file: ReplicaStore) -> StoreError? {
+  /// Appends `change` to the journal (a snapshot when the journal is due a compaction), or
+  /// writes a snapshot when there is no delta to append.
+  private static func save(
+    _ change: HouseholdState?, of replica: HouseholdReplica, with file: inout ReplicaStore
+  ) -> StoreError? {
     do {
-      try file.save(replica)
+      if let change { try file.append(change, of: replica) } else { try file.save(replica) }
       return nil
     } catch {
       return error
     }
   }
 
-  private func finishSave(of target: Int, failure: StoreError?) {
+  private func finishSave(
+    of target: Int, change: HouseholdState?, failure: StoreError?, file: ReplicaStore
+  ) {
     isSaving = false
+    self.file = file
     lastSaveError = failure
+    // What failed to be written is written with the next save.
+    if failure != nil, let change { unsaved.restore(change) }
     if failure == nil {
       savedGeneration = target
       savesWritten += 1
@@ -295,5 +324,27 @@ extension HouseholdStore {
     flushes = waiting
     // After a failure, the next change or flush tries again rather than a loop here.
     if failure == nil { saveIfIdle() }
+  }
+}
+
+/// The changes a store made since its last save began, as one delta: the join of the deltas of
+/// its edits and of the states it merged.
+private struct UnsavedChanges {
+  private var delta: HouseholdState?
+
+  mutating func note(_ change: HouseholdState) {
+    if delta == nil { delta = change } else { delta!.merge(change) }
+  }
+
+  mutating func take() -> HouseholdState? {
+    defer { delta = nil }
+    return delta
+  }
+
+  /// Puts back what a failed save took, under what came since.
+  mutating func restore(_ taken: HouseholdState) {
+    guard let later = delta else { return delta = taken }
+    delta = taken
+    delta!.merge(later)
   }
 }

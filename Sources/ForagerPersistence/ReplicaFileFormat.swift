@@ -14,6 +14,30 @@ public struct ClockReading: Hashable, Sendable {
     self.wallMilliseconds = wallMilliseconds
     self.logical = logical
   }
+
+  /// The reading of `clock`; `nil` for a clock that never ticked.
+  init?(_ clock: HybridClock) {
+    guard let latest = clock.latest else { return nil }
+    self.init(wallMilliseconds: latest.wallMilliseconds, logical: latest.logical)
+  }
+}
+
+extension ClockReading: JSONCodable {
+  /// Writes `[wallMilliseconds, logical]`.
+  public func write(to writer: inout JSONWriter) {
+    writer.beginArray()
+    writer.unsigned(wallMilliseconds)
+    writer.unsigned(UInt64(logical))
+    writer.endArray()
+  }
+
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    self = try reader.readTuple { reader throws(JSONError) in
+      let wall = try reader.read(UInt64.self)
+      try reader.nextElement()
+      return ClockReading(wallMilliseconds: wall, logical: try reader.read(UInt32.self))
+    }
+  }
 }
 
 /// What one replica file holds, as read: the state and the envelope around it.
@@ -27,12 +51,20 @@ public struct ReplicaFileContents: Sendable {
   /// The saving replica's clock; `nil` for a replica that never ticked, or a format-1 file.
   public var clock: ClockReading?
   /// The format the file was written in; ``ReplicaFileFormat/current`` once saved again.
-  public let format: Int
+  public internal(set) var format: Int
   /// What merges removed, kept for a restore (see ``RemovedRecords``), oldest first; stored
   /// only when there are any.
   public var removals: [RemovedRecords]
   /// Fields of the envelope that this build does not know, carried back on save.
   var carriedFields: [String: [UInt8]]
+  /// The sequence number of the last journal entry the state holds (see ``ReplicaJournal``):
+  /// opening replays only the entries after it. 0 before any entry, and in files of formats 1
+  /// and 2, which had no journal.
+  public var journalSequence: UInt64 = 0
+  /// The size of the file the contents were read from; 0 for contents not read from a file.
+  public internal(set) var byteCount = 0
+  /// Whether the household was checked against the model's invariants as it was read.
+  var isModelChecked = true
 
   /// Contents for `replica`, to be saved in the current format.
   public init(_ replica: HouseholdReplica) {
@@ -44,9 +76,7 @@ public struct ReplicaFileContents: Sendable {
     state = replica.state
     member = replica.member
     self.replica = replica.replicaID
-    clock = replica.clock.latest.map {
-      ClockReading(wallMilliseconds: $0.wallMilliseconds, logical: $0.logical)
-    }
+    clock = ClockReading(replica.clock)
     format = ReplicaFileFormat.current
     removals = replica.removals
     self.carriedFields = carriedFields
@@ -54,7 +84,8 @@ public struct ReplicaFileContents: Sendable {
 
   init(
     state: HouseholdState, member: MemberID, replica: ReplicaID, clock: ClockReading?,
-    format: Int, removals: [RemovedRecords] = [], carriedFields: [String: [UInt8]]
+    format: Int, removals: [RemovedRecords] = [], carriedFields: [String: [UInt8]],
+    journalSequence: UInt64 = 0
   ) {
     self.state = state
     self.member = member
@@ -63,6 +94,7 @@ public struct ReplicaFileContents: Sendable {
     self.format = format
     self.removals = removals
     self.carriedFields = carriedFields
+    self.journalSequence = journalSequence
   }
 
   /// Names of envelope fields this build does not know and will write back unchanged.
@@ -71,12 +103,17 @@ public struct ReplicaFileContents: Sendable {
 
 /// The bytes of a replica file (docs/format.md, "Replica files").
 ///
-/// Format 2, written by this build:
+/// Format 3, written by this build:
 ///
 /// ```json
-/// {"format":2,"checksum":"crc32:1c291ca3","content":{"clock":[1733788800000,3],
-///  "household":"…","member":"…","normalizer":2,"replica":"k3v7…","state":{…}}}
+/// {"format":3,"checksum":"crc32:1c291ca3","content":{"clock":[1733788800000,3],
+///  "household":"…","journal":17,"member":"…","normalizer":2,"replica":"k3v7…","state":{…}}}
 /// ```
+///
+/// `journal` is the sequence number of the last journal entry the state holds (see
+/// ``ReplicaJournal``). Format 2 is format 3 without it, from builds that kept no journal: read,
+/// and migrated by the next snapshot. A build that reads only format 2 refuses format 3 as
+/// newer, rather than opening the snapshot without the journal beside it.
 ///
 /// The checksum covers the bytes of `content` exactly as stored, so any damage to the
 /// envelope or the state is caught before either is trusted. Fields of `content` that this
@@ -84,7 +121,7 @@ public struct ReplicaFileContents: Sendable {
 /// state only, no clock) is read and migrated.
 public enum ReplicaFileFormat {
   /// The format this build writes.
-  public static let current = 2
+  public static let current = 3
 
   // MARK: Writing
 
@@ -120,14 +157,17 @@ public enum ReplicaFileFormat {
 
   /// The members of `content` this build knows, in the order it writes them.
   enum ContentField: String, CaseIterable, Sendable {
-    case clock, household, member, normalizer
+    case clock, household
+    /// Required from format 3 on; checked after reading, as the field table serves format 2.
+    case journal
+    case member, normalizer
     /// Written only when there is something to hold: the kept removals. A file without
     /// removals is the same as before they were kept.
     case removed
     case replica, state
   }
 
-  static let contentFields = JSONFields<ContentField>(optional: [.removed])
+  static let contentFields = JSONFields<ContentField>(optional: [.journal, .removed])
 
   private static func writeContent(_ contents: ReplicaFileContents, to writer: inout JSONWriter) {
     let known = ContentField.allCases.filter { $0 != .removed || !contents.removals.isEmpty }
@@ -137,17 +177,9 @@ public enum ReplicaFileFormat {
     writer.beginObject()
     for name in names {
       switch ContentField(rawValue: name) {
-      case .clock:
-        writer.key("clock")
-        if let clock = contents.clock {
-          writer.beginArray()
-          writer.unsigned(clock.wallMilliseconds)
-          writer.unsigned(UInt64(clock.logical))
-          writer.endArray()
-        } else {
-          writer.null()
-        }
+      case .clock: writer.field("clock", contents.clock)
       case .household: writer.field("household", contents.state.householdID)
+      case .journal: writer.field("journal", contents.journalSequence)
       case .member: writer.field("member", contents.member)
       case .normalizer: writer.field("normalizer", contents.state.normalizerVersion)
       case .removed:
@@ -189,13 +221,16 @@ public enum ReplicaFileFormat {
     return contents
   }
 
-  private static func decodeUnchecked(
+  /// ``decode(_:file:cores:)`` without the model's invariants, which the caller checks on the
+  /// household it makes of the contents (a store does after replaying the journal): one check
+  /// of the household instead of two.
+  static func decodeUnchecked(
     _ bytes: [UInt8], file: URL, cores: Cores
   ) throws(StoreError) -> ReplicaFileContents {
     try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
       let sections = try Sections(buffer, file: file, cores: cores)
       switch sections.format {
-      case 2: return try sections.decodeFormat2()
+      case 2, 3: return try sections.decodeEnvelopedContent()
       case 1: return try sections.decodeFormat1()
       case let newer where newer > current:
         throw StoreError(file: file, problem: .newerFormat(found: newer, supported: current))
@@ -233,7 +268,7 @@ private struct Sections {
         try reader.readDynamicObject { reader, key throws(JSONError) in
           if key == "format" {
             format = try reader.read(Int.self)
-          } else if key == "content" && format == 2 {
+          } else if key == "content" && (format == 2 || format == 3) {
             // Read at once rather than located, then read: one pass over the largest member
             // instead of two. Its errors wait for the checksum, which may explain them.
             guard cores == .two, let guess = Self.largeLastMember(of: bytes, from: reader.offset)
@@ -302,7 +337,7 @@ private struct Sections {
     CRC32.checksum(UnsafeBufferPointer(rebasing: bytes[ranges[name]!]))
   }
 
-  func decodeFormat2() throws(StoreError) -> ReplicaFileContents {
+  func decodeEnvelopedContent() throws(StoreError) -> ReplicaFileContents {
     try require(["checksum", "content"])
     let stored = try read("checksum", invalidAs: malformed) { reader throws(JSONError) in
       try reader.readString()
@@ -312,12 +347,18 @@ private struct Sections {
       throw StoreError(file: file, problem: .checksumMismatch(stored: stored, computed: computed))
     }
     let contentStart = ranges["content"]!.lowerBound
-    let contents: Content
+    var contents: Content
     switch content {
     case .success(let read): contents = read
     case .failure(let error): throw invalid(error)
     case nil: contents = try read("content", invalidAs: invalid, Self.readContent)
     }
+    guard contents.hasJournal == (format >= 3) else {
+      throw invalid(
+        JSONError(
+          format >= 3 ? .missingKey("journal") : .unknownKey("journal"), at: contentStart))
+    }
+    contents.contents.format = format
     try checkEnvelope(
       contents.contents.state, household: contents.envelopeHousehold,
       normalizer: contents.envelopeNormalizer, at: contentStart)
@@ -335,9 +376,11 @@ private struct Sections {
   }
 
   struct Content {
-    let contents: ReplicaFileContents
+    var contents: ReplicaFileContents
     let envelopeHousehold: HouseholdID
     let envelopeNormalizer: NormalizerVersion
+    /// Whether the content has `journal`: required in format 3, absent in format 2.
+    let hasJournal: Bool
   }
 
   static func readContent(_ reader: inout JSONReader) throws(JSONError) -> Content {
@@ -348,21 +391,15 @@ private struct Sections {
     var replica: ReplicaID?
     var state: HouseholdState?
     var removals: [RemovedRecords]?
+    var journal: UInt64?
     var carried: [String: [UInt8]] = [:]
     try reader.readObject(
       ReplicaFileFormat.contentFields,
       { reader, field throws(JSONError) in
         switch field {
-        case .clock:
-          clock =
-            try reader.readNull()
-            ? .some(nil)
-            : try reader.readTuple { reader throws(JSONError) in
-              let wall = try reader.read(UInt64.self)
-              try reader.nextElement()
-              return ClockReading(wallMilliseconds: wall, logical: try reader.read(UInt32.self))
-            }
+        case .clock: try reader.read(into: &clock)
         case .household: try reader.read(into: &household)
+        case .journal: try reader.read(into: &journal)
         case .member: try reader.read(into: &member)
         case .normalizer: try reader.read(into: &normalizer)
         case .removed: removals = try [RemovedRecords].read(from: &reader)
@@ -374,8 +411,8 @@ private struct Sections {
     return Content(
       contents: ReplicaFileContents(
         state: state!, member: member!, replica: replica!, clock: clock!, format: 2,
-        removals: removals ?? [], carriedFields: carried),
-      envelopeHousehold: household!, envelopeNormalizer: normalizer!)
+        removals: removals ?? [], carriedFields: carried, journalSequence: journal ?? 0),
+      envelopeHousehold: household!, envelopeNormalizer: normalizer!, hasJournal: journal != nil)
   }
 
   /// Requires the envelope's household and normalizer to be the state's.

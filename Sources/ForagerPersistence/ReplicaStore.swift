@@ -3,10 +3,20 @@ import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
 
-/// One replica's file: open it at launch, save it after changes.
+/// One replica's files: open them at launch, append each change to the journal, and now and
+/// then compact the journal into a new snapshot.
+///
+/// - A replica is a snapshot file plus a journal beside it (``ReplicaJournal``):
+///   ``append(_:of:)`` writes one line per save, O(change), instead of the whole household;
+///   ``save(_:)`` writes a snapshot and empties the journal. Opening reads the snapshot and
+///   replays the journal entries it does not hold, dropping a torn last line (it was never
+///   acknowledged). The journal stays bounded: an append that would take it past
+///   ``compaction`` writes a snapshot instead (docs/decisions/0023).
 ///
 /// - Saving is atomic and durable: a crash at any moment leaves the previous file or the new
-///   one, never a torn one, and the file is readable and writable by its owner only.
+///   one, never a torn one, and the files are readable and writable by their owner only. A
+///   crash between writing a snapshot and emptying the journal leaves entries the snapshot
+///   holds, which opening skips by their sequence numbers.
 /// - Opening a missing file gives an empty replica (first launch). Opening a damaged file, a
 ///   file of another household or one written by a newer build throws a ``StoreError`` and
 ///   leaves the file exactly as it was.
@@ -25,7 +35,7 @@ import SemanticCRDTJSON
 /// var store = ReplicaStore(fileURL: file)
 /// var replica = try store.open(household: household, member: me)
 /// _ = try replica.getOrCreateCategory(displayName: "Produce")
-/// try store.save(replica)
+/// if let change = replica.takeLocalDelta() { try store.append(change, of: replica) }
 /// ```
 public struct ReplicaStore: Sendable {
   /// The replica's file.
@@ -46,22 +56,40 @@ public struct ReplicaStore: Sendable {
   /// as their JSON bytes, written back by ``save(_:)``.
   private var carriedFields: [String: [UInt8]] = [:]
 
-  /// Names of the envelope fields this store writes back unchanged: those of the file it last
+  /// Names of envelope fields this store writes back unchanged: those of the file it last
   /// opened that a newer build wrote and this one does not know. Empty before an open.
   public var carriedFieldNames: [String] { carriedFields.keys.sorted() }
+  /// When an append writes a snapshot instead of a journal line.
+  public var compaction: JournalCompaction
+  /// What this store knows of its files since it opened or last wrote them.
+  private var position = FilePosition()
 
   public init(
     fileURL: URL, maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize,
-    loadingCores: Cores = .two
+    loadingCores: Cores = .two, compaction: JournalCompaction = .default
   ) {
     self.fileURL = fileURL
     self.maximumFileSize = maximumFileSize
     self.loadingCores = loadingCores
+    self.compaction = compaction
   }
+
+  /// The replica's journal, beside its file (see ``ReplicaJournal/url(of:)``).
+  public var journalURL: URL { ReplicaJournal.url(of: fileURL) }
+
+  /// The journal's length in bytes as this store last read or wrote it.
+  public var journalLength: Int { position.journalLength }
 
   /// The file's contents as stored, or `nil` when there is no file. Opens no replica and mints
   /// nothing: for inspecting files.
   public func read() throws(StoreError) -> ReplicaFileContents? {
+    try read(checkingModel: true)
+  }
+
+  /// The file's contents, its household checked against the model's invariants or not (for
+  /// ``open(_:journal:file:household:member:wallClock:incarnation:)``, which checks the
+  /// household the journal leaves).
+  package func read(checkingModel: Bool) throws(StoreError) -> ReplicaFileContents? {
     let bytes: [UInt8]?
     do {
       bytes = try FileIO.readFile(fileURL.path, limit: maximumFileSize)
@@ -72,7 +100,29 @@ public struct ReplicaStore: Sendable {
       throw StoreError(file: fileURL, problem: .unreadable(error.reason))
     }
     guard let bytes else { return nil }
-    return try ReplicaFileFormat.decode(bytes, file: fileURL, cores: loadingCores)
+    var contents =
+      checkingModel
+      ? try ReplicaFileFormat.decode(bytes, file: fileURL, cores: loadingCores)
+      : try ReplicaFileFormat.decodeUnchecked(bytes, file: fileURL, cores: loadingCores)
+    contents.byteCount = bytes.count
+    contents.isModelChecked = checkingModel
+    return contents
+  }
+
+  /// The journal's contents as stored, or `nil` when there is none. Changes nothing: a torn
+  /// last line is reported (``ReplicaJournal/Contents/droppedTornLine``), not cut.
+  public func readJournal() throws(StoreError) -> ReplicaJournal.Contents? {
+    let bytes: [UInt8]?
+    do {
+      bytes = try FileIO.readFile(journalURL.path, limit: maximumFileSize)
+    } catch {
+      if let (size, limit) = error.tooLarge {
+        throw StoreError(file: journalURL, problem: .tooLarge(size: size, limit: limit))
+      }
+      throw StoreError(file: journalURL, problem: .unreadable(error.reason))
+    }
+    guard let bytes else { return nil }
+    return try ReplicaJournal.decode(bytes, file: journalURL)
   }
 
   /// Opens the replica of this device for `household`, under a fresh replica id.
@@ -93,26 +143,29 @@ public struct ReplicaStore: Sendable {
     household: HouseholdID, member: MemberID, wallClock: WallClock = .system,
     incarnation: ReplicaID = ReplicaStore.mintReplicaID()
   ) throws(StoreError) -> HouseholdReplica {
-    let stored = try read()
+    let stored = try read(checkingModel: false)
+    let journal = try readJournal()
     // Temporary files of a save that crashed, including one before the first save finished.
     FileIO.removeLeftovers(of: fileURL.path)
     return try open(
-      stored, file: fileURL, household: household, member: member, wallClock: wallClock,
-      incarnation: incarnation)
+      stored, journal: journal, file: fileURL, household: household, member: member,
+      wallClock: wallClock, incarnation: incarnation)
   }
 
-  /// Opens a replica from a file's decoded contents (or `nil` for no file) exactly as
-  /// ``open(household:member:wallClock:incarnation:)`` does, and keeps the envelope fields it
-  /// does not know for this store's saves: for a caller that reads the bytes itself, such as
-  /// the simulator's in-memory disk or a tool that writes a merged file elsewhere.
+  /// Opens a replica from a file's decoded contents (or `nil` for no file) and its journal's
+  /// exactly as ``open(household:member:wallClock:incarnation:)`` does, and keeps the envelope
+  /// fields it does not know for this store's saves: for a caller that reads the bytes itself,
+  /// such as the simulator's in-memory disk or a tool that writes a merged file elsewhere.
   ///
   /// - Parameter file: Named in errors.
   package mutating func open(
-    _ stored: ReplicaFileContents?, file: URL, household: HouseholdID, member: MemberID,
-    wallClock: WallClock, incarnation: ReplicaID
+    _ stored: consuming ReplicaFileContents?, journal: ReplicaJournal.Contents? = nil, file: URL,
+    household: HouseholdID, member: MemberID, wallClock: WallClock, incarnation: ReplicaID
   ) throws(StoreError) -> HouseholdReplica {
-    guard let contents = stored else {
+    guard var contents = stored.take() else {
+      try requireSnapshot(for: journal)
       carriedFields = [:]
+      position = FilePosition(journal: journal)
       return HouseholdReplica(
         joining: household, member: member, replica: incarnation, wallClock: wallClock)
     }
@@ -136,14 +189,61 @@ public struct ReplicaStore: Sendable {
             wallMilliseconds: stored.wallMilliseconds, logical: stored.logical,
             replica: incarnation))
       }
-      if let greatest = contents.state.greatestTimestamp { try clock.observe(greatest) }
+      if let greatest = contents.state.greatestTimestamp(cores: loadingCores) {
+        try clock.observe(greatest)
+      }
     } catch {
       throw StoreError(file: file, problem: .clockSkew(error))
     }
     var replica = HouseholdReplica(state: contents.state, member: contents.member, clock: clock)
+    // The replica holds the only reference to the household's maps, so that replaying the
+    // journal changes them in place instead of copying each map it writes.
+    contents.state = HouseholdState(emptyLike: contents.state)
     replica.removals = contents.removals
+    var position = FilePosition(snapshot: contents, journal: journal)
+    let replayed = try replay(
+      journal, after: contents.journalSequence, into: &replica, reaching: &position)
+    // The household opened must be sound: checked once, on what the journal left.
+    if replayed || !contents.isModelChecked {
+      let problems = replica.state.modelViolations()
+      if !problems.isEmpty {
+        throw StoreError(
+          file: replayed ? journalURL : file, problem: .unsound(Array(problems.prefix(3))))
+      }
+    }
     carriedFields = contents.carriedFields
+    self.position = position
     return replica
+  }
+
+  /// Refuses a journal with entries when there is no snapshot: they alone are not a household,
+  /// and starting a new one beside them would lose them.
+  package func requireSnapshot(for journal: ReplicaJournal.Contents?) throws(StoreError) {
+    if let journal, !journal.entries.isEmpty {
+      throw StoreError(file: journalURL, problem: .journalWithoutSnapshot)
+    }
+  }
+
+  /// Merges the journal's entries after `sequence` into `replica`, each checked as a file is
+  /// (see ``HouseholdReplica/replay(_:clockReading:)``); returns whether there were any. The
+  /// household they leave is the caller's to check.
+  private func replay(
+    _ journal: ReplicaJournal.Contents?, after sequence: UInt64,
+    into replica: inout HouseholdReplica, reaching position: inout FilePosition
+  ) throws(StoreError) -> Bool {
+    guard let journal else { return false }
+    var replayed = false
+    for entry in journal.entries where entry.sequence > sequence {
+      do {
+        try replica.replay(
+          entry.delta, clockReading: entry.clock.map { ($0.wallMilliseconds, $0.logical) })
+      } catch {
+        throw StoreError(file: journalURL, problem: .refusing(error))
+      }
+      position.sequence = entry.sequence
+      replayed = true
+    }
+    return replayed
   }
 
   /// A store of another file that saves what this one does, envelope fields it carries
@@ -175,19 +275,70 @@ public struct ReplicaStore: Sendable {
   /// file untouched for an hour belongs to a save that was killed.
   public static let abandonedSaveAge = Duration.seconds(60 * 60)
 
-  /// Saves `replica` atomically in the current format.
+  /// Saves `replica` atomically in the current format as a new snapshot, then empties the
+  /// journal: a compaction. The snapshot records the last journal sequence this store wrote or
+  /// read, so `replica` must hold every change appended before (it does when it is the replica
+  /// the appends came from); a crash before the journal is emptied leaves entries opening
+  /// skips.
   ///
   /// When the file is a symlink, the file it names is replaced and the link stays: a person
   /// who keeps a replica on another volume keeps it there.
   ///
-  /// - Complexity: O(size of the state), plus two `fsync`s.
-  public func save(_ replica: HouseholdReplica) throws(StoreError) {
-    let bytes = ReplicaFileFormat.encode(ReplicaFileContents(replica, carrying: carriedFields))
+  /// - Complexity: O(size of the state), plus three `fsync`s.
+  public mutating func save(_ replica: HouseholdReplica) throws(StoreError) {
+    var contents = ReplicaFileContents(replica, carrying: carriedFields)
+    contents.journalSequence = position.sequence
+    let bytes = ReplicaFileFormat.encode(contents)
     do {
       try FileIO.writeAtomically(bytes, to: fileURL.resolvingSymlinksInPath().path)
     } catch {
       throw StoreError(file: fileURL, problem: .writeFailed(error.reason))
     }
+    position.snapshotWritten(bytes.count, removals: replica.removals)
+    do {
+      try FileIO.empty(journalURL.path)
+    } catch {
+      throw StoreError(file: journalURL, problem: .writeFailed(error.reason))
+    }
+    position.journalEmptied()
+  }
+
+  /// Appends `change` to the journal as one line, flushed to disk before it returns: what a
+  /// save of a few edits costs, whatever the size of the household.
+  ///
+  /// `change` is every change `replica` took since the last save: the delta of its own edits
+  /// (``HouseholdReplica/takeLocalDelta()``) joined with every state or delta it merged. A
+  /// snapshot is written instead (``save(_:)``) when the line would take the journal past
+  /// ``compaction``, when the file on disk is of an older format (so that a build that knows
+  /// no journal refuses the file rather than miss the journal), or when `replica`'s kept
+  /// removals changed (a journal line holds the household, not the trash).
+  ///
+  /// - Returns: Whether it appended a line or wrote a snapshot.
+  /// - Complexity: O(size of `change`) and one `fsync` for a line.
+  @discardableResult
+  public mutating func append(_ change: HouseholdState, of replica: HouseholdReplica)
+    throws(StoreError) -> JournalWrite
+  {
+    let entry = JournalEntry(
+      sequence: position.sequence + 1, replica: replica.replicaID,
+      clock: ClockReading(replica.clock), delta: change)
+    let line = ReplicaJournal.encode(entry)
+    guard position.snapshotFormat == ReplicaFileFormat.current,
+      position.removals == replica.removals.map(\.id),
+      position.journalLength + line.count
+        <= compaction.limit(snapshotLength: position.snapshotLength)
+    else {
+      try save(replica)
+      return .snapshot
+    }
+    do {
+      try FileIO.append(
+        line, to: journalURL.path, cuttingTo: position.hasTornTail ? position.journalLength : nil)
+    } catch {
+      throw StoreError(file: journalURL, problem: .writeFailed(error.reason))
+    }
+    position.appended(entry.sequence, bytes: line.count)
+    return .line
   }
 
   /// A new random replica id; the same as ``ReplicaID/random()``.

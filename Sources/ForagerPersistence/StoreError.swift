@@ -40,6 +40,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case locked
     /// Saving failed; the previous file, if any, is unchanged.
     case writeFailed(String)
+    /// The journal holds entries but there is no snapshot beside it: the snapshot was removed
+    /// or never finished, and the entries alone are not a household.
+    case journalWithoutSnapshot
   }
 
   /// The file.
@@ -83,7 +86,23 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unsound(let problems):
       detail = "holds an unsound household: \(problems.joined(separator: "; "))"
     case .writeFailed(let reason): detail = "could not be saved: \(reason)"
+    case .journalWithoutSnapshot:
+      detail = "holds changes, but the replica file it belongs beside is missing"
     }
     return "\(file.path) \(detail)"
+  }
+}
+
+extension StoreError.Problem {
+  /// The problem of a file whose content a replica refused as it refuses a peer's state.
+  static func refusing(_ error: HouseholdError) -> Self {
+    switch error {
+    case .differentHousehold(let local, let remote):
+      .differentHousehold(expected: local, found: remote)
+    case .newerNormalizer(let found, let supported):
+      .newerNormalizer(found: found, supported: supported)
+    case .clockSkew(let skew): .clockSkew(skew)
+    default: .invalidContent(JSONError(.invalidValue(error.description), at: 0))
+    }
   }
 }

@@ -37,8 +37,10 @@ enum Example {
         folder.appendingPathComponent("phone.forager.json"),
         folder.appendingPathComponent("tablet.forager.json"),
       ]
-      try ReplicaStore(fileURL: files[0]).save(phone)
-      try ReplicaStore(fileURL: files[1]).save(tablet)
+      for (file, replica) in zip(files, [phone, tablet]) {
+        var store = ReplicaStore(fileURL: file)
+        try store.save(replica)
+      }
       return files
     } catch let error as StoreError {
       throw .refused(error.description)

@@ -33,7 +33,7 @@ enum FolderSync {
     }
     defer { withExtendedLifetime(lock) {} }
     let own = try ReplicaFile.read(replicaFile)
-    let (store, opened) = try own.open(savingTo: replicaFile)
+    var (store, opened) = try own.open(savingTo: replicaFile)
     var replica = opened
     // Temporary files of this device's saves that were killed midway.
     store.removeLeftovers()

@@ -19,7 +19,7 @@ enum Merging {
         "\(file.url.path) belongs to household \(file.contents.state.householdID), not \(household) like \(files[0].url.path); nothing written"
       )
     }
-    let (store, opened) = try files[0].open(savingTo: output)
+    var (store, opened) = try files[0].open(savingTo: output)
     var replica = opened
     for file in files.dropFirst() {
       do {

@@ -7,17 +7,29 @@ struct ReplicaFile {
   let contents: ReplicaFileContents
   let size: Int
 
-  /// Reads and checks the file (format, checksum, shape) without changing it; removes
-  /// temporary files of its saves that were abandoned an hour or more ago.
+  /// Reads and checks the file (format, checksum, shape) and the journal beside it without
+  /// changing either; removes temporary files of its saves that were abandoned an hour or more
+  /// ago. The contents hold the household with the journal's entries replayed: what the app
+  /// that owns the file sees.
   ///
   /// - Throws: ``ToolError`` naming the file and the problem, also when there is no file.
   static func read(_ url: URL) throws(ToolError) -> ReplicaFile {
     let store = ReplicaStore(fileURL: url)
     // A reader that does not own the file removes only what no save can still be writing.
     store.removeAbandonedLeftovers()
-    let contents: ReplicaFileContents?
+    var contents: ReplicaFileContents?
     do {
       contents = try store.read()
+      if let read = contents, let journal = try store.readJournal(),
+        let last = journal.entries.last, last.sequence > read.journalSequence
+      {
+        var reader = store
+        let replica = try reader.open(
+          read, journal: journal, file: url, household: read.state.householdID,
+          member: read.member, wallClock: .system, incarnation: ReplicaStore.mintReplicaID())
+        contents?.state = replica.state
+        contents?.journalSequence = last.sequence
+      }
     } catch {
       throw .refused(error.description)
     }

@@ -150,7 +150,7 @@ extension SyncFolder {
     let file = url.appendingPathComponent(ownFileName)
     do {
       try coordination.coordinateWriting(file) { coordinated in
-        let target = store.relocated(to: coordinated)
+        var target = store.relocated(to: coordinated)
         // Temporary files of this device's saves that were killed midway.
         target.removeLeftovers()
         try target.save(replica)

@@ -60,7 +60,7 @@ struct HostileFileTests {
     let ahead = HouseholdReplica.create(
       household: household, owner: ana, ownerName: "Ana", replica: "phone",
       wallClock: .fixed(now + century))
-    try ReplicaStore(fileURL: file).save(ahead)
+    try ReplicaStore.save(to: file, ahead)
     let before = try Data(contentsOf: file)
     var store = ReplicaStore(fileURL: file)
     #expect {
@@ -87,10 +87,10 @@ struct SymlinkedReplicaTests {
     let ana = MemberID()
     var phone = HouseholdReplica.create(
       household: household, owner: ana, ownerName: "Ana", replica: "phone")
-    try ReplicaStore(fileURL: target).save(phone)
+    try ReplicaStore.save(to: target, phone)
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
     try phone.getOrCreateCategory(displayName: "Spices")
-    let store = ReplicaStore(fileURL: link)
+    var store = ReplicaStore(fileURL: link)
     let lock = try store.lock()
     #expect(throws: StoreError(file: target, problem: .locked)) {
       try ReplicaStore(fileURL: target).lock()

@@ -11,8 +11,8 @@ import Testing
   static let owner = MemberID(uuid: UUID(uuidString: "5A0E0000-0000-4000-8000-000000000001")!)
 
   static func categoryNames(in file: URL) throws -> Set<String> {
-    guard let contents = try ReplicaStore(fileURL: file).read() else { return [] }
-    return Set(contents.state.categories.values.map(\.displayName))
+    guard let state = try ReplicaStore.storedState(at: file) else { return [] }
+    return Set(state.categories.values.map(\.displayName))
   }
 
   // MARK: Launch
@@ -120,10 +120,10 @@ import Testing
     let file = folder.file("phone.json")
     let store = try await HouseholdStore(
       fileURL: file, firstLaunch: .createHousehold(ownerName: "Sam"))
-    // A folder where the file was: renaming a save over it fails, for root too.
-    try FileManager.default.removeItem(at: file)
+    // A folder where the journal goes: appending to it fails, for root too.
+    let journal = ReplicaJournal.url(of: file)
     try FileManager.default.createDirectory(
-      at: file.appendingPathComponent("in-the-way"), withIntermediateDirectories: true)
+      at: journal.appendingPathComponent("in-the-way"), withIntermediateDirectories: true)
     try await store.edit { _ = try $0.getOrCreateCategory(displayName: "Produce") }
     await #expect {
       try await store.flush()
@@ -131,12 +131,12 @@ import Testing
       guard let error = error as? StoreError, case .writeFailed = error.problem else {
         return false
       }
-      return error.file == file
+      return error.file == journal
     }
     #expect(await store.lastSaveError != nil)
     #expect(await store.hasUnsavedChanges)
 
-    try FileManager.default.removeItem(at: file)
+    try FileManager.default.removeItem(at: journal)
     try await store.flush()
     #expect(await store.lastSaveError == nil)
     #expect(try Self.categoryNames(in: file) == ["Produce"])

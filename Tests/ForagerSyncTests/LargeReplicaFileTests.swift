@@ -52,9 +52,10 @@ import Testing
     let label = CRC32.label(CRC32.checksum(content))
     let layouts: [[UInt8]] = [
       Array(bytes.dropLast()) + Array(" \n}\n".utf8),
-      Array(#"{"format":2,"content":"#.utf8) + content
+      Array(#"{"format":\#(ReplicaFileFormat.current),"content":"#.utf8) + content
         + Array(#","checksum":"\#(label)"}"#.utf8),
-      Array(#"{"format":2,"checksum":"\#(label)","content":"#.utf8) + content
+      Array(#"{"format":\#(ReplicaFileFormat.current),"checksum":"\#(label)","content":"#.utf8)
+        + content
         + Array(" , \"extra\":1}".utf8),
     ]
     for (index, layout) in layouts.enumerated() {

@@ -17,7 +17,7 @@ import Testing
   ) {
     let file = folder.file("phone.json")
     let replica = RandomHousehold.replicas(seed: seed)[0]
-    try ReplicaStore(fileURL: file).save(replica)
+    try ReplicaStore.save(to: file, replica)
     return (file, replica)
   }
 
@@ -102,6 +102,10 @@ import Testing
     }
   }
 
+  /// The format this build writes, and how its files start.
+  static let current = ReplicaFileFormat.current
+  static let formatPrefix = "{\"format\":\(current),"
+
   static let badFiles: [BadFile] = [
     BadFile(name: "empty", damage: { _ in [] }) {
       $0 == .malformed(JSONError(.unexpectedEnd, at: 0))
@@ -125,12 +129,13 @@ import Testing
       if case .checksumMismatch = $0 { true } else { false }
     },
     BadFile(
-      name: "newer format", damage: { replacing("{\"format\":2,", with: "{\"format\":3,", in: $0) }
+      name: "newer format",
+      damage: { replacing(Self.formatPrefix, with: "{\"format\":\(Self.current + 1),", in: $0) }
     ) {
-      $0 == .newerFormat(found: 3, supported: 2)
+      $0 == .newerFormat(found: Self.current + 1, supported: Self.current)
     },
     BadFile(
-      name: "format zero", damage: { replacing("{\"format\":2,", with: "{\"format\":0,", in: $0) }
+      name: "format zero", damage: { replacing(Self.formatPrefix, with: "{\"format\":0,", in: $0) }
     ) {
       $0 == .unknownFormat(0)
     },
@@ -138,14 +143,14 @@ import Testing
       name: "newer format, other shape",
       damage: { _ in Array(#"{"format":7,"chunks":[1,2]}"#.utf8) }
     ) {
-      $0 == .newerFormat(found: 7, supported: 2)
+      $0 == .newerFormat(found: 7, supported: Self.current)
     },
     BadFile(name: "no format", damage: { _ in Array(#"{"state":{}}"#.utf8) }) {
       $0 == .malformed(JSONError(.missingKey("format"), at: 0))
     },
     BadFile(
       name: "unknown top-level key",
-      damage: { replacing("{\"format\":2,", with: "{\"format\":2,\"x\":1,", in: $0) }
+      damage: { replacing(Self.formatPrefix, with: Self.formatPrefix + "\"x\":1,", in: $0) }
     ) {
       $0 == .malformed(JSONError(.unknownKey("x"), at: 16))
     },
@@ -290,7 +295,7 @@ import Testing
     let before = try Data(contentsOf: file)
     let missingFolder = folder.file("gone").appendingPathComponent("phone.json")
     #expect {
-      try ReplicaStore(fileURL: missingFolder).save(replica)
+      try ReplicaStore.save(to: missingFolder, replica)
     } throws: { error in
       guard let error = error as? StoreError, case .writeFailed = error.problem else {
         return false
@@ -320,7 +325,7 @@ import Testing
 
     // The fields stay with the store, beside the replica: the replica alone, saved through a
     // store that did not open the file, writes the envelope this build knows and nothing else.
-    let elsewhere = ReplicaStore(fileURL: folder.file("copy.json"))
+    var elsewhere = ReplicaStore(fileURL: folder.file("copy.json"))
     try elsewhere.save(replica)
     #expect(try elsewhere.read()?.carriedFieldNames == [])
     #expect(try elsewhere.read()?.state == replica.state)
@@ -351,7 +356,7 @@ import Testing
     _ = try replica.getOrCreateCategory(displayName: "Migrated")
     try store.save(replica)
     let migrated = try #require(try store.read())
-    #expect(migrated.format == 2)
+    #expect(migrated.format == ReplicaFileFormat.current)
     #expect(migrated.state == replica.state)
   }
 

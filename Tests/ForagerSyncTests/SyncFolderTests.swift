@@ -40,7 +40,7 @@ import Testing
     try await tablet.edit { _ = try $0.getOrCreateCategory(displayName: "Dairy") }
     // What a folder holds besides the devices' files.
     let stranger = HouseholdReplica.create(owner: MemberID(), ownerName: "Kim")
-    try ReplicaStore(fileURL: shared.appendingPathComponent("kim.forager.json")).save(stranger)
+    try ReplicaStore.save(to: shared.appendingPathComponent("kim.forager.json"), stranger)
     for (name, text) in [
       (".laptop.forager.json.icloud", ""), ("laptop.forager.json.part", "{"),
       ("junk.forager.json", "{\"format\":2"), ("notes.forager.txt", "hello"),

@@ -34,8 +34,8 @@ import Testing
     var strangerStore = ReplicaStore(fileURL: root.file("stranger.json"))
     var strangerReplica = try strangerStore.open(household: HouseholdID(), member: MemberID())
     try strangerReplica.getOrCreateCategory(displayName: "Not Ours")
-    try ReplicaStore(fileURL: shared.appendingPathComponent("stranger.forager.json")).save(
-      strangerReplica)
+    try ReplicaStore.save(
+      to: shared.appendingPathComponent("stranger.forager.json"), strangerReplica)
 
     var processes: [(Process, Pipe)] = []
     for (index, replica) in replicas.enumerated() {

@@ -22,8 +22,10 @@ import Testing
   static func newerFormatCopy(of file: String, in folder: TemporaryFolder) throws -> String {
     let text = try String(contentsOfFile: file, encoding: .utf8)
     let newer = folder.file("newer.forager.json")
-    try text.replacingOccurrences(of: "\"format\":2", with: "\"format\":3").write(
-      to: newer, atomically: true, encoding: .utf8)
+    let current = ReplicaFileFormat.current
+    try text.replacingOccurrences(of: "\"format\":\(current)", with: "\"format\":\(current + 1)")
+      .write(
+        to: newer, atomically: true, encoding: .utf8)
     return newer.path
   }
 
@@ -40,7 +42,8 @@ import Testing
     let text = try Self.run(["inspect", phone])
     #expect(text.status == 0)
     for label in [
-      "household", "replica", "format      2", "normalizer", "version", "records", "conflicts",
+      "household", "replica", "format      \(ReplicaFileFormat.current)", "normalizer", "version",
+      "records", "conflicts",
       "removed",
     ] {
       #expect(text.output.contains(label), "inspect lacks \(label)")
@@ -49,7 +52,7 @@ import Testing
     let json = try Self.run(["inspect", phone, "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
     #expect((object?["counts"] as? [String: Int])?["categories"] == 8)
-    #expect(object?["format"] as? Int == 2)
+    #expect(object?["format"] as? Int == ReplicaFileFormat.current)
     _ = folder
   }
 

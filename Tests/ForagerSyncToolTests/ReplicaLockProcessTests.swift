@@ -35,7 +35,8 @@ struct ReplicaLockProcessTests {
     let household = HouseholdID()
     let ana = MemberID()
     let replicaFile = root.file("phone.forager.json")
-    try ReplicaStore(fileURL: replicaFile).save(
+    try ReplicaStore.save(
+      to: replicaFile,
       HouseholdReplica.create(household: household, owner: ana, ownerName: "Ana", replica: "phone"))
     var acknowledged: [String] = []
     var refusals = 0
@@ -48,7 +49,7 @@ struct ReplicaLockProcessTests {
           joining: household, member: ana, replica: ReplicaID("peer-\(side)\(trial)"))
         let name = "Edit \(side)\(trial)"
         try peer.getOrCreateCategory(displayName: name)
-        try ReplicaStore(fileURL: folder.appendingPathComponent("peer.forager.json")).save(peer)
+        try ReplicaStore.save(to: folder.appendingPathComponent("peer.forager.json"), peer)
         runs.append(
           (name, try Self.start(["sync", folder.path, "--replica", replicaFile.path])))
       }

@@ -9,7 +9,8 @@ import Testing
 struct SyncCommandHardeningTests {
   func replica(in folder: TemporaryFolder) throws -> URL {
     let file = folder.file("phone.forager.json")
-    try ReplicaStore(fileURL: file).save(
+    try ReplicaStore.save(
+      to: file,
       HouseholdReplica.create(
         household: HouseholdID(), owner: MemberID(), ownerName: "Ana", replica: "phone"))
     return file

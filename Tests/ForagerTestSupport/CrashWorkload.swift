@@ -28,6 +28,10 @@ public enum CrashWorkload {
       id: RecipeID(uuid: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012X", step))!))
   }
 
+  /// Compaction after 8 KB of journal: every few steps, so that kills land in compactions as
+  /// often as in appends.
+  public static let compaction = JournalCompaction(fractionOfSnapshot: 0, minimumBytes: 8_192)
+
   /// How many steps a state has taken.
   public static func steps(of state: HouseholdState) -> Int { state.recordCount / 2 }
 }

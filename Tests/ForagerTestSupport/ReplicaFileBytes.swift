@@ -1,20 +1,22 @@
 import ForagerSync
+import Foundation
 
-/// Edits format-2 file bytes the way the tests need: take the content out, put (possibly
-/// damaged) content back under a checksum that matches it.
+/// Edits file bytes of the current format the way the tests need: take the content out, put
+/// (possibly damaged) content back under a checksum that matches it.
 package enum ReplicaFileBytes {
-  /// `{"format":2,"checksum":"crc32:…","content":` — fixed width, as `ReplicaFileFormat` writes.
-  package static let prefixLength = #"{"format":2,"checksum":"crc32:00000000","content":"#.utf8
-    .count
+  /// `{"format":3,"checksum":"`, as `ReplicaFileFormat` writes it.
+  static let start = #"{"format":\#(ReplicaFileFormat.current),"checksum":""#
+
+  /// `{"format":3,"checksum":"crc32:…","content":` — fixed width, as `ReplicaFileFormat` writes.
+  package static let prefixLength = (start + #"crc32:00000000","content":"#).utf8.count
 
   package static func content(of file: [UInt8]) -> [UInt8] {
-    precondition(
-      file.starts(with: #"{"format":2,"checksum":"crc32:"#.utf8), "not a format-2 file")
+    precondition(file.starts(with: start.utf8), "not a file of the current format")
     return Array(file[prefixLength..<(file.count - 1)])
   }
 
   package static func file(content: [UInt8]) -> [UInt8] {
-    Array(#"{"format":2,"checksum":""#.utf8) + Array(CRC32.label(CRC32.checksum(content)).utf8)
+    Array(start.utf8) + Array(CRC32.label(CRC32.checksum(content)).utf8)
       + Array(#"","content":"#.utf8) + content + [UInt8(ascii: "}")]
   }
 
@@ -29,5 +31,29 @@ package enum ReplicaFileBytes {
     let content = content(of: file)
     precondition(content.first == UInt8(ascii: "{"), "content is not an object")
     return self.file(content: [content[0]] + Array((field + ",").utf8) + content.dropFirst())
+  }
+}
+
+extension ReplicaStore {
+  /// Writes `replica` as the snapshot of a store of `file` that opened nothing: how a test
+  /// puts a replica file in place.
+  package static func save(to file: URL, _ replica: HouseholdReplica) throws(StoreError) {
+    var store = ReplicaStore(fileURL: file)
+    try store.save(replica)
+  }
+}
+
+extension ReplicaStore {
+  /// The household a replica's snapshot and journal hold, as its owner would open it, or `nil`
+  /// when there is no snapshot. The journal is read first: read while a store compacts, it is
+  /// never behind the snapshot read after it.
+  package static func storedState(at file: URL) throws -> HouseholdState? {
+    var store = ReplicaStore(fileURL: file)
+    let journal = try store.readJournal()
+    guard let snapshot = try store.read() else { return nil }
+    return try store.open(
+      snapshot, journal: journal, file: file, household: snapshot.state.householdID,
+      member: snapshot.member, wallClock: .system, incarnation: .random()
+    ).state
   }
 }

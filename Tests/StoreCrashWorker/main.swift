@@ -1,7 +1,8 @@
 // The child process of the crash tests, killed at random moments with SIGKILL.
 //
-// `StoreCrashWorker <file>`: resumes from the replica file, then takes a step and saves with
-// `ReplicaStore`, forever, printing "saved <step>" after each save returns.
+// `StoreCrashWorker <file>`: resumes from the replica file and its journal, then takes a step
+// and appends its delta with `ReplicaStore` (compacting often), forever, printing
+// "saved <step>" after each append returns.
 //
 // `StoreCrashWorker <file> household-store`: opens the file with `HouseholdStore` (creating the
 // household on the first launch), then adds category "Step <n>" after the last one there,
@@ -20,7 +21,8 @@ let file = URL(fileURLWithPath: CommandLine.arguments[1])
 do {
   if CommandLine.arguments.dropFirst(2).first == "household-store" {
     let store = try await HouseholdStore(
-      fileURL: file, firstLaunch: .createHousehold(ownerName: "Crash"))
+      fileURL: file, firstLaunch: .createHousehold(ownerName: "Crash"),
+      compaction: CrashWorkload.compaction)
     guard var step = CrashWorkload.storeSteps(of: await store.replica.state) else {
       say("resumed from a state that no step produced")
       exit(3)
@@ -35,18 +37,22 @@ do {
       }
     }
   } else {
-    let store = ReplicaStore(fileURL: file)
-    let stored = try store.read()
-    var steps = stored.map { CrashWorkload.steps(of: $0.state) } ?? 0
+    var store = ReplicaStore(fileURL: file, compaction: CrashWorkload.compaction)
+    let opened = try store.open(
+      try store.read(), journal: try store.readJournal(), file: file,
+      household: CrashWorkload.household, member: CrashWorkload.member, wallClock: .system,
+      incarnation: .random())
+    var steps = CrashWorkload.steps(of: opened.state)
     var replica = CrashWorkload.replica(afterSteps: steps)
-    if let stored, stored.state != replica.state {
+    _ = replica.takeLocalDelta()
+    if opened.state != replica.state {
       say("resumed from a state that no step produced")
       exit(3)
     }
     while true {
       steps += 1
       CrashWorkload.apply(step: steps, to: &replica)
-      try store.save(replica)
+      try store.append(replica.takeLocalDelta()!, of: replica)
       say("saved \(steps)")
     }
   }

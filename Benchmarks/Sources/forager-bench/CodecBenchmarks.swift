@@ -52,7 +52,8 @@ enum CodecBenchmarks {
     try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("load.forager.json")
-    try! ReplicaStore(fileURL: file).save(replica)
+    var store = ReplicaStore(fileURL: file)
+    try! store.save(replica)
     let probe = Process()
     probe.executableURL = URL(fileURLWithPath: "/proc/self/exe")
     probe.arguments = [loadProbeArgument, file.path]

@@ -49,7 +49,7 @@ let sizes = mode == "smoke" ? [100] : [1_000, 10_000, 100_000]
 let mixedSizes = mode == "smoke" ? [100] : (mode == "quick" ? [100_000] : [1_000, 10_000, 100_000])
 let benchmarks =
   (SetBenchmarks.all(sizes: sizes) + HouseholdBenchmarks.all(sizes: sizes)
-  + CodecBenchmarks.all(sizes: sizes, mixedSizes: mixedSizes))
+  + CodecBenchmarks.all(sizes: sizes, mixedSizes: mixedSizes) + StoreBenchmarks.all(sizes: sizes))
   .filter { filter == nil || $0.name.contains(filter!) }
 
 if listOnly {
@@ -163,12 +163,26 @@ for suffix in ["", ".mixed"] {
   }
 }
 target(
+  "store.save.edit ≤ 2 ms", milliseconds("store.save.edit"), limit: 2, atMost: true, unit: "ms")
+if let edit = row("store.save.edit"), let save = row("codec.save") {
+  target(
+    "store.save.edit ≥ 100× faster than codec.save",
+    Double(save.median_ns) / Double(max(edit.median_ns, 1)), limit: 100, atMost: false, unit: "×")
+}
+if let open = row("store.open.journal"), let load = row("codec.load") {
+  target(
+    "store.open.journal (1,000 edits) ≤ 1.2× codec.load",
+    Double(open.median_ns) / Double(max(load.median_ns, 1)), limit: 1.2, atMost: true, unit: "×")
+}
+target(
   "household.receive ≤ 300 ms", milliseconds("household.receive"), limit: 300, atMost: true,
   unit: "ms")
 if !targetLines.isEmpty {
   say("\ntargets at n = 100k:")
   for line in targetLines { say(line) }
 }
+
+StoreBenchmarks.removeFiles()
 
 if let jsonPath {
   struct Output: Codable { let results: [Result] }

@@ -1,0 +1,57 @@
+import ForagerModel
+
+/// What a ``ReplicaStore`` knows of its snapshot and journal between saves: enough to append
+/// the next line in place and to know when to compact.
+struct FilePosition: Sendable {
+  /// The sequence number of the last journal entry written or read (or that the snapshot
+  /// holds).
+  var sequence: UInt64 = 0
+  /// The length of the journal's whole lines.
+  var journalLength = 0
+  /// Whether the journal ends in a torn line, cut before the next append.
+  var hasTornTail = false
+  /// The snapshot's size in bytes, and the format it is in; `nil` when there is none.
+  var snapshotLength = 0
+  var snapshotFormat: Int?
+  /// The ids of the kept removals the snapshot holds: a journal line does not hold them.
+  var removals: [RemovedRecords.ID] = []
+
+  init() {}
+
+  /// Where a store stands that opened no snapshot, beside `journal` (without entries).
+  init(journal: ReplicaJournal.Contents?) {
+    take(journal)
+  }
+
+  /// Where a store stands that opened `snapshot` and `journal`, before replaying it.
+  init(snapshot: ReplicaFileContents, journal: ReplicaJournal.Contents?) {
+    sequence = snapshot.journalSequence
+    snapshotLength = snapshot.byteCount
+    snapshotFormat = snapshot.format
+    removals = snapshot.removals.map(\.id)
+    take(journal)
+  }
+
+  private mutating func take(_ journal: ReplicaJournal.Contents?) {
+    guard let journal else { return }
+    journalLength = journal.validLength
+    hasTornTail = journal.droppedTornLine
+  }
+
+  mutating func snapshotWritten(_ length: Int, removals kept: [RemovedRecords]) {
+    snapshotLength = length
+    snapshotFormat = ReplicaFileFormat.current
+    removals = kept.map(\.id)
+  }
+
+  mutating func journalEmptied() {
+    journalLength = 0
+    hasTornTail = false
+  }
+
+  mutating func appended(_ entry: UInt64, bytes: Int) {
+    sequence = entry
+    journalLength += bytes
+    hasTornTail = false
+  }
+}

@@ -1,0 +1,201 @@
+import ForagerModel
+import Foundation
+import SemanticCRDT
+import SemanticCRDTJSON
+
+/// One change in a replica's journal: the delta of the edits (or of what a merge brought) that
+/// one save made durable, with the sequence number that orders it after the snapshot.
+public struct JournalEntry: Sendable, Equatable {
+  /// Counts up by one per entry across the replica's life; a snapshot records the last one it
+  /// holds, and opening skips the entries at or below it.
+  public let sequence: UInt64
+  /// The replica id (incarnation) that wrote the entry.
+  public let replica: ReplicaID
+  /// The writing replica's clock when it wrote the entry, so a reopened replica never issues a
+  /// smaller timestamp; `nil` for a replica that never ticked.
+  public let clock: ClockReading?
+  /// The change: merged into the state before it, it gives the state after it.
+  public let delta: HouseholdState
+
+  public init(sequence: UInt64, replica: ReplicaID, clock: ClockReading?, delta: HouseholdState) {
+    self.sequence = sequence
+    self.replica = replica
+    self.clock = clock
+    self.delta = delta
+  }
+}
+
+/// The lines of a replica's journal (docs/format.md, "Journal"): the file beside the snapshot
+/// that each save appends one line to, instead of rewriting the snapshot.
+///
+/// ```json
+/// {"format":1,"checksum":"crc32:5d1c0a3e","entry":{"clock":[1733788800000,3],"delta":{…},
+///  "replica":"k3v7…","sequence":18}}
+/// ```
+///
+/// One line per entry, ending in a newline (JSON strings hold no raw newline, so a line is a
+/// whole entry). The checksum covers the bytes of `entry` exactly as stored. A line passes the
+/// checks a whole file does: the format (a newer one is named as such), the structure (nulls
+/// and unknown keys refused), the checksum, and then, when the journal is replayed, the
+/// household, the normalizer, the clock-skew bound and the model's invariants.
+///
+/// A save appends its line with one write and flushes it to disk before it reports success, so
+/// only the last line can be torn, and a torn line was never acknowledged: reading drops an
+/// unterminated last line and reports where the good lines end, for the next append to start
+/// there. Any other damage is an error: it would lose acknowledged changes.
+public enum ReplicaJournal {
+  /// The line format this build writes.
+  public static let current = 1
+
+  /// The journal of the replica file `snapshot`: the same name with `.journal` after it.
+  public static func url(of snapshot: URL) -> URL {
+    snapshot.appendingPathExtension("journal")
+  }
+
+  // MARK: Writing
+
+  /// The line for `entry`, newline included. Equal entries give identical bytes.
+  ///
+  /// - Complexity: O(size of the delta).
+  public static func encode(_ entry: JournalEntry) -> [UInt8] {
+    var writer = JSONWriter(capacity: 1 << 12)
+    writer.beginObject()
+    writer.field("format", current)
+    writer.key("checksum")
+    let checksumOffset = writer.count + 1
+    writer.string(CRC32.label(0))
+    writer.key("entry")
+    let entryStart = writer.count
+    writer.beginObject()
+    writer.field("clock", entry.clock)
+    writer.field("delta", entry.delta)
+    writer.field("replica", entry.replica)
+    writer.field("sequence", entry.sequence)
+    writer.endObject()
+    let entryEnd = writer.count
+    writer.endObject()
+    let checksum = writer.withBytes {
+      CRC32.checksum(UnsafeBufferPointer(rebasing: $0[entryStart..<entryEnd]))
+    }
+    writer.overwrite(at: checksumOffset, with: Array(CRC32.label(checksum).utf8))
+    var bytes = writer.bytes
+    bytes.append(UInt8(ascii: "\n"))
+    return bytes
+  }
+
+  // MARK: Reading
+
+  /// What a journal holds: its entries in order, and where its last whole line ends.
+  public struct Contents: Sendable {
+    public var entries: [JournalEntry]
+    /// The length of the journal without a torn last line: where the next line goes.
+    public var validLength: Int
+    /// Whether an unterminated last line was dropped.
+    public var droppedTornLine: Bool { validLength < byteCount }
+    /// The journal's length as read.
+    public var byteCount: Int
+  }
+
+  /// Reads a journal's bytes.
+  ///
+  /// - Parameter file: The journal, named in errors.
+  /// - Throws: ``StoreError`` naming the journal and the byte where a line is damaged, of a
+  ///   newer format, or out of order (each line's sequence must be greater than the last's).
+  /// - Complexity: O(size of the journal).
+  public static func decode(_ bytes: [UInt8], file: URL) throws(StoreError) -> Contents {
+    var entries: [JournalEntry] = []
+    var lineStart = 0
+    try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
+      while let newline = buffer[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+        let entry = try decodeLine(buffer, lineStart..<newline, file: file)
+        if let last = entries.last, entry.sequence <= last.sequence {
+          throw StoreError(
+            file: file,
+            problem: .invalidContent(
+              JSONError(
+                .invalidValue(
+                  "entry \(entry.sequence) follows entry \(last.sequence): the journal is out of order"
+                ), at: lineStart)))
+        }
+        entries.append(entry)
+        lineStart = newline + 1
+      }
+    }
+    return Contents(entries: entries, validLength: lineStart, byteCount: bytes.count)
+  }
+
+  /// The members of a line and of its entry.
+  enum LineField: String, CaseIterable, Sendable { case checksum, entry, format }
+  enum EntryField: String, CaseIterable, Sendable { case clock, delta, replica, sequence }
+  static let entryFields = JSONFields<EntryField>()
+
+  /// Reads the line at `range` of `buffer`, verifying the checksum before trusting the entry.
+  private static func decodeLine(
+    _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, file: URL
+  ) throws(StoreError) -> JournalEntry {
+    var format: Int?
+    var checksum: String?
+    var entry: (value: Result<JournalEntry, JSONError>, range: Range<Int>)?
+    var unknown: (name: String, offset: Int)?
+    do {
+      try JSONReader.read(buffer, valueAt: range) { reader throws(JSONError) in
+        try reader.readDynamicObject { reader, key throws(JSONError) in
+          switch LineField(rawValue: key) {
+          case .format: format = try reader.read(Int.self)
+          case .checksum: checksum = try reader.readString()
+          case .entry: entry = try reader.readLocating(readEntry)
+          case nil:
+            if unknown == nil { unknown = (key, reader.offset) }
+            _ = try reader.locateValue()
+          }
+        }
+      }
+    } catch {
+      throw StoreError(file: file, problem: .malformed(error))
+    }
+    guard let format else {
+      throw StoreError(
+        file: file, problem: .malformed(JSONError(.missingKey("format"), at: range.lowerBound)))
+    }
+    guard format == current else {
+      throw StoreError(
+        file: file,
+        problem: format > current
+          ? .newerFormat(found: format, supported: current) : .unknownFormat(format))
+    }
+    if let unknown {
+      throw StoreError(
+        file: file, problem: .malformed(JSONError(.unknownKey(unknown.name), at: unknown.offset)))
+    }
+    guard let checksum, let entry else {
+      throw StoreError(
+        file: file,
+        problem: .malformed(
+          JSONError(.missingKey(checksum == nil ? "checksum" : "entry"), at: range.lowerBound)))
+    }
+    let computed = CRC32.label(CRC32.checksum(UnsafeBufferPointer(rebasing: buffer[entry.range])))
+    guard checksum == computed else {
+      throw StoreError(file: file, problem: .checksumMismatch(stored: checksum, computed: computed))
+    }
+    switch entry.value {
+    case .success(let entry): return entry
+    case .failure(let error): throw StoreError(file: file, problem: .invalidContent(error))
+    }
+  }
+
+  private static func readEntry(_ reader: inout JSONReader) throws(JSONError) -> JournalEntry {
+    var clock: ClockReading??
+    var delta: HouseholdState?
+    var replica: ReplicaID?
+    var sequence: UInt64?
+    try reader.readObject(entryFields) { reader, field throws(JSONError) in
+      switch field {
+      case .clock: try reader.read(into: &clock)
+      case .delta: try reader.read(into: &delta)
+      case .replica: try reader.read(into: &replica)
+      case .sequence: try reader.read(into: &sequence)
+      }
+    }
+    return JournalEntry(sequence: sequence!, replica: replica!, clock: clock!, delta: delta!)
+  }
+}
