@@ -115,6 +115,38 @@ import Testing
     #expect(saves >= 1 && saves < edits, "\(saves) saves for \(edits) edits")
   }
 
+  /// What merges and sync messages bring is saved like an edit: journaled with the edits
+  /// around it, and found by a relaunch.
+  @Test func mergedChangesAreSavedAndARelaunchFindsThem() async throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("phone.json")
+    var store: HouseholdStore? = try await HouseholdStore(
+      fileURL: file, firstLaunch: .createHousehold(ownerName: "Sam", owner: Self.owner))
+    let household = store!.householdID
+    var tablet = HouseholdReplica(joining: household, member: Self.owner)
+    try tablet.merge(await store!.replica.state)
+    _ = try tablet.getOrCreateCategory(displayName: "Dairy")
+    try await store!.edit { _ = try $0.getOrCreateCategory(displayName: "Produce") }
+    try await store!.merge(tablet.state)
+    try await store!.flush()
+    #expect(try #require(try ReplicaStore.storedState(at: file)).categories.count == 2)
+    _ = try tablet.getOrCreateCategory(displayName: "Bakery")
+    let session = SyncSession()
+    try await store!.receive(session.message(from: tablet), fromPeer: "tablet")
+    try await store!.edit { _ = try $0.getOrCreateCategory(displayName: "Frozen") }
+    try await store!.flush()
+    #expect(try #require(try ReplicaStore(fileURL: file).readJournal()).entries.count >= 1)
+    let expected = await store!.replica.state
+    store = nil
+
+    store = try await HouseholdStore(
+      fileURL: file, firstLaunch: .join(household, member: Self.owner))
+    #expect(await store!.replica.state == expected)
+    #expect(
+      Set(await store!.replica.categories().map(\.displayName))
+        == ["Bakery", "Dairy", "Frozen", "Produce"])
+  }
+
   @Test func aFailedSaveIsReportedByFlushAndTheNextFlushWritesIt() async throws {
     let folder = TemporaryFolder()
     let file = folder.file("phone.json")

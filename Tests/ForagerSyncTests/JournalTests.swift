@@ -266,10 +266,8 @@ enum JournalDamage: String, CaseIterable, Sendable, CustomTestStringConvertible 
   /// The line with its entry changed by `edit` under a checksum that matches: a forgery, or a
   /// build with a bug, rather than damage.
   static func restamped(_ line: String, _ edit: (String) -> String) -> String {
-    let start = line.range(of: #","entry":"#)!.upperBound
-    let entry = edit(String(line[start..<line.index(before: line.endIndex)]))
-    let checksum = CRC32.label(CRC32.checksum(Array(entry.utf8)))
-    return #"{"format":1,"checksum":""# + checksum + #"","entry":"# + entry + "}"
+    let entry = edit(String(decoding: JournalLineBytes.entry(of: Array(line.utf8)), as: UTF8.self))
+    return String(decoding: JournalLineBytes.line(entry: Array(entry.utf8)), as: UTF8.self)
   }
 }
 

@@ -130,6 +130,65 @@ struct StructureFuzzTests {
     }
   }
 
+  /// A journal line is bytes from outside like a file: mutated the same ways under a valid
+  /// checksum, one line of a journal of several, opening refuses it with a typed error naming
+  /// the journal or the snapshot, or opens a sound household; neither file changes.
+  @Test(.timeLimit(.minutes(600)))
+  func mutatedJournalLinesAreRefusedWithATypedErrorOrAreSound() throws {
+    let iterations = PropertyEnvironment.iterations(default: 3_000) / 6
+    let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
+    print(
+      "journal structure fuzzing: seed \(seed) (replay: FORAGER_SEED=\(seed)), \(iterations) cases")
+    var random = SplitMix64(seed: seed)
+    let folder = TemporaryFolder()
+    let file = folder.file("phone.forager.json")
+    // A snapshot, then lines of edits of every kind the random household makes.
+    let replicas = RandomHousehold.replicas(seed: 29)
+    var store = ReplicaStore(fileURL: file)
+    var replica = try store.open(household: replicas[0].householdID, member: replicas[0].member)
+    try replica.merge(replicas[1].state)
+    _ = replica.takeLocalDelta()
+    try store.save(replica)
+    for index in 0..<4 {
+      _ = try replica.getOrCreateCategory(displayName: "Fuzz \(index)")
+      try replica.recordUse(ofIngredient: "fuzz \(index)")
+      var change = replica.takeLocalDelta()!
+      if index == 0, let other = replicas.last {
+        try replica.merge(other.state)
+        change.merge(other.state)
+      }
+      #expect(try store.append(change, of: replica) == .line)
+    }
+    let snapshot = try Data(contentsOf: file)
+    let lines = try Data(contentsOf: store.journalURL).split(separator: UInt8(ascii: "\n"))
+      .map(Array.init)
+    #expect(lines.count >= 2)
+    var (accepted, refused) = (0, 0)
+    for iteration in 0..<iterations {
+      let which = random.int(in: 0..<lines.count)
+      var tree = try #require(JSONTree.parse(JournalLineBytes.entry(of: lines[which])))
+      for _ in 0..<random.int(in: 1...3) { Self.mutate(&tree, &random) }
+      var journal = lines
+      journal[which] = JournalLineBytes.line(entry: tree.bytes)
+      let bytes = Data(journal.joined(separator: [UInt8(ascii: "\n")]) + [UInt8(ascii: "\n")])
+      try bytes.write(to: store.journalURL)
+      let label = "seed \(seed), iteration \(iteration)"
+      var reopening = ReplicaStore(fileURL: file)
+      do {
+        let opened = try reopening.open(household: replica.householdID, member: replica.member)
+        accepted += 1
+        let problems = opened.state.invariantViolations()
+        #expect(problems.isEmpty, "\(label): an accepted journal is unsound: \(problems)")
+      } catch {
+        refused += 1
+        #expect([file, store.journalURL].contains(error.file), "\(label): \(error)")
+      }
+      #expect(try Data(contentsOf: file) == snapshot, "\(label): the snapshot changed")
+      #expect(try Data(contentsOf: store.journalURL) == bytes, "\(label): the journal changed")
+    }
+    #expect(accepted > 0 && refused > 0, "seed \(seed): \(accepted) accepted, \(refused) refused")
+  }
+
   func fuzz(seed: UInt64, iterations: Int) throws -> Outcomes {
     // Printed first, so that a run that traps names the seed to replay.
     print("structure fuzzing: seed \(seed) (replay: FORAGER_SEED=\(seed)), \(iterations) cases")

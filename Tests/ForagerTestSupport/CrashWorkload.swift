@@ -2,23 +2,14 @@ import ForagerSync
 import Foundation
 import SemanticCRDT
 
-/// The deterministic edits of the crash test's child process: step *k* adds category
-/// "Step k" and a recipe with twenty lines, so the state after *k* steps can be rebuilt
-/// exactly by the test, and the file grows by about 2 KB a step, making saves long enough to
-/// be killed in the middle.
+/// The edits of the crash test's child process: step *k* adds category "Step k" and recipe
+/// "Recipe k" with twenty lines, so a state shows which steps it holds, and each step writes
+/// about 2 KB, making saves long enough to be killed in the middle.
 public enum CrashWorkload {
   public static let household = HouseholdID(
     uuid: UUID(uuidString: "0C0FFEE0-0000-4000-8000-000000000001")!)
   public static let member = MemberID(
     uuid: UUID(uuidString: "0C0FFEE0-0000-4000-8000-000000000002")!)
-
-  /// The replica after `steps` steps, identical however it was reached.
-  public static func replica(afterSteps steps: Int) -> HouseholdReplica {
-    var replica = HouseholdReplica(
-      joining: household, member: member, replica: "worker", wallClock: .fixed(1_733_788_800_000))
-    for step in stride(from: 1, through: steps, by: 1) { apply(step: step, to: &replica) }
-    return replica
-  }
 
   public static func apply(step: Int, to replica: inout HouseholdReplica) {
     _ = try! replica.getOrCreateCategory(displayName: "Step \(step)")
@@ -32,8 +23,15 @@ public enum CrashWorkload {
   /// often as in appends.
   public static let compaction = JournalCompaction(fractionOfSnapshot: 0, minimumBytes: 8_192)
 
-  /// How many steps a state has taken.
-  public static func steps(of state: HouseholdState) -> Int { state.recordCount / 2 }
+  /// The steps a state holds: `n` when its categories are exactly "Step 1" through "Step n"
+  /// and its recipes "Recipe 1" through "Recipe n", each with its twenty lines; `nil` for
+  /// anything else (a torn step, or a later step without an earlier one).
+  public static func steps(of state: HouseholdState) -> Int? {
+    guard let steps = storeSteps(of: state), state.recipes.count == steps else { return nil }
+    let titles = Set(state.recipes.values.map(\.displayName))
+    let complete = state.recipes.values.allSatisfy { $0.ingredientLines.count == 20 }
+    return complete && titles == Set((0..<steps).map { "Recipe \($0 + 1)" }) ? steps : nil
+  }
 }
 
 extension CrashWorkload {

@@ -57,3 +57,24 @@ extension ReplicaStore {
     ).state
   }
 }
+
+/// Edits journal lines the way the tests need: take the entry out, put a (possibly forged)
+/// entry back under a checksum that matches it.
+package enum JournalLineBytes {
+  /// `{"format":1,"checksum":"`, as `ReplicaJournal` writes it.
+  static let start = #"{"format":\#(ReplicaJournal.current),"checksum":""#
+  /// Up to the entry: fixed width, as `ReplicaJournal` writes it.
+  static let prefixLength = (start + #"crc32:00000000","entry":"#).utf8.count
+
+  /// The entry of `line` (without its newline).
+  package static func entry(of line: [UInt8]) -> [UInt8] {
+    precondition(line.starts(with: start.utf8), "not a journal line of the current format")
+    return Array(line[prefixLength..<(line.count - 1)])
+  }
+
+  /// A line (without its newline) holding `entry` under a checksum that matches.
+  package static func line(entry: [UInt8]) -> [UInt8] {
+    Array(start.utf8) + Array(CRC32.label(CRC32.checksum(entry)).utf8)
+      + Array(#"","entry":"#.utf8) + entry + [UInt8(ascii: "}")]
+  }
+}
