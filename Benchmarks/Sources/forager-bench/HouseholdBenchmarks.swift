@@ -53,15 +53,20 @@ enum HouseholdBenchmarks {
         // Spread over the whole map by a multiplicative hash: the same names on every run.
         (0..<operations).map { "Category \(($0 &* 2_654_435_761) % n)" }
       }
-      let synced = Lazy { () -> (HouseholdReplica, HouseholdState, HouseholdVersion) in
+      let synced = Lazy {
+        () -> (HouseholdReplica, HouseholdState, HouseholdVersion, HouseholdState) in
         var changed = store.value
+        _ = changed.takeLocalDelta()
         let version = changed.state.version
         for index in 0..<50 {
           try! changed.renameCategory(
             CategoryKey(normalizing: "Category \(index * (n / 50))"), to: "Renamed \(index)")
           try! changed.getOrCreateCategory(displayName: "New \(index)")
         }
-        return (changed, changed.delta(since: version)!, version)
+        // The same 100 edits two ways: what `delta(since:)` finds, and the delta the replica
+        // collected as it made them (which names the keys it removes, ADR 0023).
+        let collected = changed.takeLocalDelta()!
+        return (changed, changed.delta(since: version)!, version, collected)
       }
       return [
         Benchmark("household.merge", n: n, prepare: { (Unique(first(n)), peerReplica.value.state) })
@@ -121,6 +126,18 @@ enum HouseholdBenchmarks {
               clock: HybridClock(replica: "bench-tablet", wallClock: .fixed(1_733_788_800_000)))
             return (Unique(tablet), synced.value.1)
           }
+        ) { input in
+          blackHole(input.0.update { try! $0.merge(input.1) })
+        },
+        Benchmark(
+          "delta.apply.keyed", n: n,
+          prepare: {
+            let tablet = HouseholdReplica(
+              state: categories(0..<n, by: "bench-phone").state, member: Households.member,
+              clock: HybridClock(replica: "bench-tablet", wallClock: .fixed(1_733_788_800_000)))
+            return (Unique(tablet), synced.value.3)
+          },
+          bytes: { JSONWriter.encode($0.1).count }
         ) { input in
           blackHole(input.0.update { try! $0.merge(input.1) })
         },
