@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // An app-shaped example on ForagerSync's public API alone: two devices of one household, each
 // with its HouseholdStore, syncing through a shared folder and by messages. `.ci/run` runs it.
+// And one device driven a command at a time, for the Syncthing pair test.
 import PackageDescription
 
 let package = Package(
@@ -10,7 +11,10 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "household-example",
-      dependencies: [.product(name: "ForagerSync", package: "ForagerSync")])
+      dependencies: [.product(name: "ForagerSync", package: "ForagerSync")]),
+    .executableTarget(
+      name: "folder-device",
+      dependencies: [.product(name: "ForagerSync", package: "ForagerSync")]),
   ],
   swiftLanguageModes: [.v6]
 )
