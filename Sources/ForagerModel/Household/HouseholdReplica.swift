@@ -197,9 +197,11 @@ extension HouseholdReplica {
   ///   ``HouseholdError/massRemoval(removed:live:)``,
   ///   ``HouseholdError/removesOwnerOrEveryMember`` and
   ///   ``HouseholdError/tooManyReplicas(_:maximum:)``. Nothing is applied when it throws.
-  /// - Complexity: O(*n* + *m*) over the records of both states: the merge into a copy, then
-  ///   the model's invariants on the records it changed (and on every reference when it removed
-  ///   a referenced record or changed a move).
+  /// - Complexity: O(*m*) hash lookups over the records of `remote` when it is a delta that
+  ///   names the keys it removes (see ``takeLocalDelta()``), O(*n* + *m*) over both states'
+  ///   records otherwise; then the model's invariants on the records it changed (and on every
+  ///   reference when it removed a referenced record or changed a move). The merge is made in
+  ///   place and undone when refused.
   @discardableResult
   public mutating func merge(_ remote: HouseholdState, policy: MergePolicy = .default)
     throws(HouseholdError) -> MergeReport
@@ -215,19 +217,32 @@ extension HouseholdReplica {
     }
     let remote = remote.rekeyed(to: state.normalizerVersion)
     let observed = try clockObserving(remote, cores: policy.checkingCores)
-    var merged = state
+    // The merge is made in place, so that it costs what it changes (a copy would copy every
+    // map it writes); what the checks read of the state before it is taken first, and a
+    // refused merge is undone.
+    let before = MergePolicy.Before(state)
     var report = MergeReport()
     var changes = HouseholdChanges()
     var removed = RemovalCollector(household: householdID)
-    merged.merge(remote, reporting: &report, changes: &changes, removed: &removed)
-    try policy.check(removing: removed.removalsMade, from: state, leaving: merged)
-    let replicas = merged.replicaCount
-    if replicas > HouseholdState.maximumReplicas, replicas > state.replicaCount {
-      throw .tooManyReplicas(replicas, maximum: HouseholdState.maximumReplicas)
+    var undo = MergeUndo()
+    state.merge(remote, reporting: &report, changes: &changes, removed: &removed, undo: &undo)
+    do {
+      try policy.check(removing: removed.removalsMade, from: before, leaving: state)
+    } catch {
+      undo.apply(to: &state)
+      throw error
     }
-    let problems = problemsBrought(merged.modelViolations(after: changes))
-    if !problems.isEmpty { throw .unsoundMerge(Array(problems.prefix(3))) }
-    state = merged
+    let problems = state.modelViolations(after: changes)
+    if !problems.isEmpty {
+      undo.apply(to: &state)
+      // A state saved by an older build may carry problems of its own: only those the merge
+      // brings refuse it. Then the merge is made again, to keep.
+      let brought = problemsBrought(problems)
+      if !brought.isEmpty { throw .unsoundMerge(Array(brought.prefix(3))) }
+      (report, changes) = (MergeReport(), HouseholdChanges())
+      removed = RemovalCollector(household: householdID)
+      state.merge(remote, reporting: &report, changes: &changes, removed: &removed, undo: &undo)
+    }
     clock = observed
     keep(removed.records, policy: policy)
     return report

@@ -152,9 +152,13 @@ extension HouseholdState: Mergeable {
   /// the merge changed, and to `removed` the records it removed: gathered as the maps merge,
   /// from the keys whose writes changed, so none costs a pass of its own. What each kind
   /// notes is its ``MappedRecord`` hooks'.
+  ///
+  /// The merge is made in place; `undo` gathers what puts the state back as it was (the writes
+  /// before of every key the merge changed, each map's context, the registers), for a caller
+  /// that checks the result and may refuse it.
   mutating func merge(
     _ other: HouseholdState, reporting report: inout MergeReport,
-    changes: inout HouseholdChanges, removed: inout RemovalCollector
+    changes: inout HouseholdChanges, removed: inout RemovalCollector, undo: inout MergeUndo
   ) {
     guard other.householdID == householdID else { return }
     struct MergeReporting: HouseholdMapVisitor {
@@ -163,8 +167,12 @@ extension HouseholdState: Mergeable {
       var report: MergeReport
       var changes: HouseholdChanges
       var removed: RemovalCollector
+      var undo: MergeUndo
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        let context = state[keyPath: map.records].context
+        var before: [(Record.Key, DotSiblings<Boxed<Record>>?)] = []
         state[keyPath: map.records].merge(other[keyPath: map.records]) { key, change in
+          before.append((key, change.writesBefore))
           Record.report(key, change, in: &report)
           report.changes.note(key, change)
           Record.note(key, change, in: &changes)
@@ -172,16 +180,26 @@ extension HouseholdState: Mergeable {
             Record.keep(key, removed: before, from: map, in: &removed)
           }
         }
+        undo.steps.append {
+          $0[keyPath: map.records].undoMerge(restoring: before, context: context)
+        }
       }
     }
+    let registers = (normalizerVersion, owner, dissolved, categoryMoves)
     var merge = MergeReporting(
       state: consume self, other: other, report: consume report, changes: consume changes,
-      removed: consume removed)
+      removed: consume removed, undo: consume undo)
     Self.forEachMap(&merge)
-    (self, report, changes, removed) = (merge.state, merge.report, merge.changes, merge.removed)
-    let registers = (owner, dissolved, categoryMoves)
+    (self, report, changes, removed, undo) = (
+      merge.state, merge.report, merge.changes, merge.removed, merge.undo
+    )
+    undo.steps.append {
+      ($0.normalizerVersion, $0.owner, $0.dissolved, $0.categoryMoves) = registers
+    }
     mergeRegisters(of: other)
-    if registers != (owner, dissolved, categoryMoves) { report.changes.householdChanged = true }
+    if (registers.1, registers.2, registers.3) != (owner, dissolved, categoryMoves) {
+      report.changes.householdChanged = true
+    }
     removed.keepCategories(except: moves)
     report.newConflicts.sort()
   }
@@ -312,5 +330,18 @@ extension HouseholdState: HybridTimestamped {
     var greatest = Greatest(state: self, part: part, parts: parts, greatest: registers)
     Self.forEachMap(&greatest)
     return greatest.greatest
+  }
+}
+
+/// What puts a household state back as it was before a merge made in place: the steps
+/// ``HouseholdState/merge(_:reporting:changes:removed:undo:)`` gathered, applied in reverse.
+struct MergeUndo {
+  fileprivate var steps: [(inout HouseholdState) -> Void] = []
+
+  /// Undoes the merge on `state`, the state it was made on.
+  ///
+  /// - Complexity: O(*k*) for the *k* keys the merge changed.
+  func apply(to state: inout HouseholdState) {
+    for step in steps.reversed() { step(&state) }
   }
 }

@@ -68,20 +68,40 @@ public struct MergePolicy: Hashable, Sendable {
 }
 
 extension MergePolicy {
-  /// Throws when a merge that turns `before` into `after`, removing `removed` records, goes
-  /// beyond the policy.
-  func check(removing removed: Int, from before: HouseholdState, leaving after: HouseholdState)
+  /// What the checks read of a state before a merge changes it in place.
+  struct Before {
+    let owner: MemberID?
+    let members: ORMap<MemberID, Member>
+    let recordCount: Int
+    let replicaCount: Int
+
+    init(_ state: HouseholdState) {
+      owner = state.owner.value
+      members = state.members
+      recordCount = state.recordCount
+      replicaCount = state.replicaCount
+    }
+  }
+
+  /// Throws when a merge that turns the state `before` described into `after`, removing
+  /// `removed` records, goes beyond the policy, or past the bound on replica ids.
+  func check(removing removed: Int, from before: Before, leaving after: HouseholdState)
     throws(HouseholdError)
   {
     if !allowsRemovingEveryoneOrTheOwner {
-      let owner = before.owner.value
-      let ownerRemoved = owner.map { before.members.contains($0) && !after.members.contains($0) }
+      let ownerRemoved = before.owner.map {
+        before.members.contains($0) && !after.members.contains($0)
+      }
       if ownerRemoved == true || (!before.members.isEmpty && after.members.isEmpty) {
         throw .removesOwnerOrEveryMember
       }
     }
     if !allows(removing: removed, of: before.recordCount) {
       throw .massRemoval(removed: removed, live: before.recordCount)
+    }
+    let replicas = after.replicaCount
+    if replicas > HouseholdState.maximumReplicas, replicas > before.replicaCount {
+      throw .tooManyReplicas(replicas, maximum: HouseholdState.maximumReplicas)
     }
   }
 }

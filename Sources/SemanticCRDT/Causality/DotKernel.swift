@@ -163,6 +163,18 @@ package struct DotKernel<Key: Hashable, Value> {
     joinRetiredKeys(of: other)
   }
 
+  /// Undoes a merge: puts each of `keys` back to the writes it held before (absent for `nil`),
+  /// as ``merge(_:changed:)`` reported them, and the context back to `context`. The keys must
+  /// be every key the merge reported, and `context` the context before it.
+  ///
+  /// - Complexity: O(*k*) for *k* keys.
+  package mutating func undoMerge(
+    restoring keys: [(Key, DotSiblings<Value>?)], context: CausalContext
+  ) {
+    for (key, siblings) in keys { entries[key] = siblings }
+    self.context = context
+  }
+
   /// Drops the dots of the key at `index` that the other side has seen (it does not hold the
   /// key), reporting the change. Returns whether none is left, leaving `entries` unwritten so
   /// that `index` still names the key: the caller removes it.

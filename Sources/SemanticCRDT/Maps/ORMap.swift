@@ -218,6 +218,17 @@ extension ORMap: Mergeable {
     }
   }
 
+  /// Undoes a merge that reported `changes` (each key with its ``Change/writesBefore``) and
+  /// found the map with `context`: for a caller that merges in place and then refuses the
+  /// result.
+  ///
+  /// - Complexity: O(*k*) for *k* keys.
+  package mutating func undoMerge(
+    restoring changes: [(Key, DotSiblings<Boxed<Value>>?)], context: CausalContext
+  ) {
+    kernel.undoMerge(restoring: changes, context: context)
+  }
+
   /// How a merge changed one key, as ``merge(_:changed:)`` reports it. The values are read only
   /// when asked for: reading one joins the key's surviving writes, which a caller that only
   /// counts keys never needs.
