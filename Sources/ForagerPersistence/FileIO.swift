@@ -42,16 +42,12 @@ enum FileIO {
       throw Failure("cannot open", path)
     }
     defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else { throw Failure("cannot stat", path) }
-    guard (info.st_mode & S_IFMT) == S_IFREG else {
-      throw Failure(reason: "\(path) is not a regular file (a folder, FIFO, socket or device)")
-    }
-    guard info.st_size <= limit else { throw tooLarge(path, size: Int(info.st_size), limit: limit) }
+    let size = try requireRegularFile(descriptor, path)
+    guard size <= limit else { throw tooLarge(path, size: size, limit: limit) }
     // Read straight into a buffer of the file's size and one byte more, so that reaching the
     // end needs no room of its own: growing a full buffer to look for the end would double it
     // (and copy the file) on every read. It grows only if the file grows meanwhile.
-    var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+    var bytes = [UInt8](repeating: 0, count: size + 1)
     var filled = 0
     while true {
       if filled == bytes.count {
@@ -107,9 +103,11 @@ enum FileIO {
   {
     var existed = stat()
     let created = lstat(path, &existed) != 0
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    // Non-blocking, as for reading: a FIFO in the journal's place fails here, not hangs.
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o600)
     guard descriptor >= 0 else { throw Failure("cannot open", path) }
     defer { close(descriptor) }
+    try requireRegularFile(descriptor, path)
     if let length, ftruncate(descriptor, off_t(length)) != 0 {
       throw Failure("cannot cut", path)
     }
@@ -120,12 +118,13 @@ enum FileIO {
 
   /// Cuts the file at `path` to nothing and flushes it to disk; does nothing when it is absent.
   static func empty(_ path: String) throws(Failure) {
-    let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+    let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK)
     if descriptor < 0 {
       if errno == ENOENT { return }
       throw Failure("cannot open", path)
     }
     defer { close(descriptor) }
+    try requireRegularFile(descriptor, path)
     guard ftruncate(descriptor, 0) == 0 else { throw Failure("cannot cut", path) }
     guard flush(descriptor) == 0 else { throw Failure("cannot flush", path) }
   }
@@ -138,6 +137,19 @@ enum FileIO {
     guard folderDescriptor >= 0 else { throw Failure("cannot open folder", folder) }
     defer { close(folderDescriptor) }
     guard fsync(folderDescriptor) == 0 else { throw Failure("cannot flush folder", folder) }
+  }
+
+  /// The size of the open file `descriptor`, refusing anything but a regular file.
+  @discardableResult
+  private static func requireRegularFile(_ descriptor: Int32, _ path: String) throws(Failure)
+    -> Int
+  {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw Failure("cannot stat", path) }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw Failure(reason: "\(path) is not a regular file (a folder, FIFO, socket or device)")
+    }
+    return Int(info.st_size)
   }
 
   /// Temporary files of `name` start with this; what a crash left behind can be found by it.

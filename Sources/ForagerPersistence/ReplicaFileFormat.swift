@@ -399,7 +399,14 @@ private struct Sections {
         switch field {
         case .clock: try reader.read(into: &clock)
         case .household: try reader.read(into: &household)
-        case .journal: try reader.read(into: &journal)
+        case .journal:
+          try reader.read(into: &journal)
+          guard journal! <= ReplicaJournal.maximumSequence else {
+            throw reader.error(
+              .invalidValue(
+                "journal sequence \(journal!) is above the bound of \(ReplicaJournal.maximumSequence)"
+              ))
+          }
         case .member: try reader.read(into: &member)
         case .normalizer: try reader.read(into: &normalizer)
         case .removed: removals = try [RemovedRecords].read(from: &reader)

@@ -47,6 +47,11 @@ public enum ReplicaJournal {
   /// The line format this build writes.
   public static let current = 1
 
+  /// The greatest sequence number a journal entry, or the snapshot's record of one, may carry:
+  /// 2⁴⁰, the bound of dot counters, a save a second for 34,000 years. A greater one is forged
+  /// or damaged, and the next entry's number must not overflow.
+  public static let maximumSequence = Dot.maximumCounter
+
   /// The journal of the replica file `snapshot`: the same name with `.journal` after it.
   public static func url(of snapshot: URL) -> URL {
     snapshot.appendingPathExtension("journal")
@@ -195,6 +200,10 @@ public enum ReplicaJournal {
       case .replica: try reader.read(into: &replica)
       case .sequence: try reader.read(into: &sequence)
       }
+    }
+    guard sequence! <= maximumSequence else {
+      throw reader.error(
+        .invalidValue("entry sequence \(sequence!) is above the bound of \(maximumSequence)"))
     }
     return JournalEntry(sequence: sequence!, replica: replica!, clock: clock!, delta: delta!)
   }

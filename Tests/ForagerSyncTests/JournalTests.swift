@@ -6,6 +6,12 @@ import SemanticCRDT
 import SemanticCRDTJSON
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The journal beside the snapshot: what an append writes, what opening replays, what a torn,
 /// damaged, forged or newer line does, and when a save compacts.
 @Suite struct JournalTests {
@@ -206,6 +212,74 @@ import Testing
     }
     #expect(try Data(contentsOf: file) == snapshotBefore)
     #expect(try Data(contentsOf: store.journalURL) == journalBefore)
+  }
+
+  /// The last line, or the snapshot, numbered past the bound: refused, where a store that
+  /// opened it trapped on its next save, numbering the next entry one higher. The journal's
+  /// structure fuzzer found it once it aimed at the entry's own members (seed
+  /// 7366651149468369290 with FORAGER_PROPERTY_ITERATIONS=90000).
+  @Test(arguments: [UInt64.max, ReplicaJournal.maximumSequence + 1])
+  func aSequencePastTheBoundIsRefused(_ sequence: UInt64) throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("phone.json")
+    var (store, replica) = try Self.opened(file)
+    try Self.add("Produce", to: &replica, in: &store)
+    try Self.add("Dairy", to: &replica, in: &store)
+    try Self.add("Bakery", to: &replica, in: &store)
+    var lines = try Self.lines(of: file).dropLast().map(String.init)
+    let journal = try Data(contentsOf: store.journalURL)
+    lines[lines.count - 1] = JournalDamage.restamped(lines[lines.count - 1]) {
+      $0.replacingFirst(#""sequence":2"#, #""sequence":\#(sequence)"#)
+    }
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: store.journalURL)
+    #expect {
+      _ = try Self.opened(file)
+    } throws: { error in
+      guard let error = error as? StoreError, case .invalidContent = error.problem else {
+        return false
+      }
+      return error.file == store.journalURL
+    }
+
+    try journal.write(to: store.journalURL)
+    let snapshot = try Data(contentsOf: file)
+    let content = ReplicaFileBytes.content(of: Array(snapshot))
+    let forged = String(decoding: content, as: UTF8.self)
+      .replacingFirst(#""journal":0,"#, #""journal":\#(sequence),"#)
+    try Data(ReplicaFileBytes.file(content: Array(forged.utf8))).write(to: file)
+    #expect {
+      _ = try Self.opened(file)
+    } throws: { error in
+      guard let error = error as? StoreError, case .invalidContent = error.problem else {
+        return false
+      }
+      return error.file == file
+    }
+  }
+
+  /// A FIFO put where the journal goes, after the store opened: the next save and the next
+  /// compaction fail with an error instead of waiting forever for a reader.
+  @Test(.timeLimit(.minutes(1))) func aFIFOInTheJournalsPlaceFailsTheSaveWithoutBlocking() throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("phone.json")
+    var (store, replica) = try Self.opened(file)
+    try Self.add("Produce", to: &replica, in: &store)
+    try Self.add("Dairy", to: &replica, in: &store)
+    try FileManager.default.removeItem(at: store.journalURL)
+    #expect(mkfifo(store.journalURL.path, 0o600) == 0)
+    for compacting in [false, true] {
+      _ = try replica.getOrCreateCategory(displayName: "Frozen \(compacting)")
+      let taken = replica.takeLocalDelta()
+      let change = try #require(taken)
+      #expect {
+        if compacting { try store.save(replica) } else { try store.append(change, of: replica) }
+      } throws: { error in
+        guard let error = error as? StoreError, case .writeFailed = error.problem else {
+          return false
+        }
+        return error.file == store.journalURL
+      }
+    }
   }
 
   @Test func aJournalWithoutItsSnapshotIsRefused() throws {
