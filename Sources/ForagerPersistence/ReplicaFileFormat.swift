@@ -134,20 +134,9 @@ public enum ReplicaFileFormat {
     // only.
     var writer = JSONWriter(
       capacity: max(1 << 16, contents.state.recordCount * estimatedBytesPerRecord))
-    writer.beginObject()
-    writer.field("format", current)
-    writer.key("checksum")
-    let checksumOffset = writer.count + 1
-    writer.string(CRC32.label(0))
-    writer.key("content")
-    let contentStart = writer.count
-    writeContent(contents, to: &writer)
-    let contentEnd = writer.count
-    writer.endObject()
-    let checksum = writer.withBytes {
-      CRC32.checksum(UnsafeBufferPointer(rebasing: $0[contentStart..<contentEnd]))
+    writer.checksummedEnvelope(format: current, member: "content") {
+      writeContent(contents, to: &$0)
     }
-    writer.overwrite(at: checksumOffset, with: Array(CRC32.label(checksum).utf8))
     return writer.bytes
   }
 

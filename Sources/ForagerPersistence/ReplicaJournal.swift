@@ -64,25 +64,14 @@ public enum ReplicaJournal {
   /// - Complexity: O(size of the delta).
   public static func encode(_ entry: JournalEntry) -> [UInt8] {
     var writer = JSONWriter(capacity: 1 << 12)
-    writer.beginObject()
-    writer.field("format", current)
-    writer.key("checksum")
-    let checksumOffset = writer.count + 1
-    writer.string(CRC32.label(0))
-    writer.key("entry")
-    let entryStart = writer.count
-    writer.beginObject()
-    writer.field("clock", entry.clock)
-    writer.field("delta", entry.delta)
-    writer.field("replica", entry.replica)
-    writer.field("sequence", entry.sequence)
-    writer.endObject()
-    let entryEnd = writer.count
-    writer.endObject()
-    let checksum = writer.withBytes {
-      CRC32.checksum(UnsafeBufferPointer(rebasing: $0[entryStart..<entryEnd]))
+    writer.checksummedEnvelope(format: current, member: "entry") { writer in
+      writer.beginObject()
+      writer.field("clock", entry.clock)
+      writer.field("delta", entry.delta)
+      writer.field("replica", entry.replica)
+      writer.field("sequence", entry.sequence)
+      writer.endObject()
     }
-    writer.overwrite(at: checksumOffset, with: Array(CRC32.label(checksum).utf8))
     var bytes = writer.bytes
     bytes.append(UInt8(ascii: "\n"))
     return bytes

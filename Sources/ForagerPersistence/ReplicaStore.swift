@@ -90,16 +90,7 @@ public struct ReplicaStore: Sendable {
   /// ``open(_:journal:file:household:member:wallClock:incarnation:)``, which checks the
   /// household the journal leaves).
   package func read(checkingModel: Bool) throws(StoreError) -> ReplicaFileContents? {
-    let bytes: [UInt8]?
-    do {
-      bytes = try FileIO.readFile(fileURL.path, limit: maximumFileSize)
-    } catch {
-      if let (size, limit) = error.tooLarge {
-        throw StoreError(file: fileURL, problem: .tooLarge(size: size, limit: limit))
-      }
-      throw StoreError(file: fileURL, problem: .unreadable(error.reason))
-    }
-    guard let bytes else { return nil }
+    guard let bytes = try bytes(of: fileURL) else { return nil }
     var contents =
       checkingModel
       ? try ReplicaFileFormat.decode(bytes, file: fileURL, cores: loadingCores)
@@ -112,17 +103,21 @@ public struct ReplicaStore: Sendable {
   /// The journal's contents as stored, or `nil` when there is none. Changes nothing: a torn
   /// last line is reported (``ReplicaJournal/Contents/droppedTornLine``), not cut.
   public func readJournal() throws(StoreError) -> ReplicaJournal.Contents? {
-    let bytes: [UInt8]?
+    guard let bytes = try bytes(of: journalURL) else { return nil }
+    return try ReplicaJournal.decode(bytes, file: journalURL)
+  }
+
+  /// The bytes of `file` (the snapshot or the journal), read within ``maximumFileSize``, or
+  /// `nil` when there is no such file.
+  private func bytes(of file: URL) throws(StoreError) -> [UInt8]? {
     do {
-      bytes = try FileIO.readFile(journalURL.path, limit: maximumFileSize)
+      return try FileIO.readFile(file.path, limit: maximumFileSize)
     } catch {
       if let (size, limit) = error.tooLarge {
-        throw StoreError(file: journalURL, problem: .tooLarge(size: size, limit: limit))
+        throw StoreError(file: file, problem: .tooLarge(size: size, limit: limit))
       }
-      throw StoreError(file: journalURL, problem: .unreadable(error.reason))
+      throw StoreError(file: file, problem: .unreadable(error.reason))
     }
-    guard let bytes else { return nil }
-    return try ReplicaJournal.decode(bytes, file: journalURL)
   }
 
   /// Opens the replica of this device for `household`, under a fresh replica id.
