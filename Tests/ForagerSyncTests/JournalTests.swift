@@ -38,6 +38,34 @@ import Testing
     return try store.append(change, of: replica)
   }
 
+  /// A store of `folder`'s "phone.json" that added `names`: the first in its snapshot, each
+  /// other as a journal line, numbered from 1.
+  static func journaled(
+    in folder: TemporaryFolder, names: [String] = ["Produce", "Dairy", "Bakery"]
+  ) throws -> (file: URL, store: ReplicaStore, replica: HouseholdReplica) {
+    let file = folder.file("phone.json")
+    var (store, replica) = try opened(file)
+    for name in names { try add(name, to: &replica, in: &store) }
+    return (file, store, replica)
+  }
+
+  /// Writes `lines` as `store`'s journal, each ending in a newline.
+  static func write(_ lines: [String], asJournalOf store: ReplicaStore) throws {
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: store.journalURL)
+  }
+
+  /// Expects opening `file` to throw a `StoreError` naming `named`, whose problem `matches`.
+  static func expectOpening(
+    _ file: URL, refusedNaming named: URL, where matches: (StoreError.Problem) -> Bool
+  ) {
+    #expect {
+      _ = try opened(file)
+    } throws: { error in
+      guard let error = error as? StoreError, error.file == named else { return false }
+      return matches(error.problem)
+    }
+  }
+
   static func lines(of file: URL) throws -> [Substring] {
     let data = try Data(contentsOf: ReplicaJournal.url(of: file))
     return String(decoding: data, as: UTF8.self).split(
@@ -89,10 +117,7 @@ import Testing
 
   @Test func aTornLastLineIsDroppedAndCutBeforeTheNextAppend() throws {
     let folder = TemporaryFolder()
-    let file = folder.file("phone.json")
-    var (store, replica) = try Self.opened(file)
-    try Self.add("Produce", to: &replica, in: &store)
-    try Self.add("Dairy", to: &replica, in: &store)
+    let (file, store, replica) = try Self.journaled(in: folder, names: ["Produce", "Dairy"])
     let acknowledged = replica.state
     // A save killed in the middle of its write: part of a line, no newline.
     var torn = replica
@@ -142,10 +167,7 @@ import Testing
   /// them, so the journal stays in order.
   @Test func entriesTheSnapshotHoldsAreSkipped() throws {
     let folder = TemporaryFolder()
-    let file = folder.file("phone.json")
-    var (store, replica) = try Self.opened(file)
-    try Self.add("Produce", to: &replica, in: &store)
-    try Self.add("Dairy", to: &replica, in: &store)
+    var (file, store, replica) = try Self.journaled(in: folder, names: ["Produce", "Dairy"])
     let journal = try Data(contentsOf: store.journalURL)
     try store.save(replica)
     #expect(try Data(contentsOf: store.journalURL).isEmpty)
@@ -192,24 +214,14 @@ import Testing
   ])
   func aBadLineIsRefusedAndNothingChanges(_ damage: JournalDamage) throws {
     let folder = TemporaryFolder()
-    let file = folder.file("phone.json")
-    var (store, replica) = try Self.opened(file)
-    try Self.add("Produce", to: &replica, in: &store)
-    try Self.add("Dairy", to: &replica, in: &store)
-    try Self.add("Bakery", to: &replica, in: &store)
+    let (file, store, _) = try Self.journaled(in: folder)
     var lines = try Self.lines(of: file).dropLast().map(String.init)
     lines[0] = damage.apply(to: lines[0], household: Self.household)
-    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: store.journalURL)
+    try Self.write(lines, asJournalOf: store)
     let (snapshotBefore, journalBefore) = (
       try Data(contentsOf: file), try Data(contentsOf: store.journalURL)
     )
-    var reopening = ReplicaStore(fileURL: file)
-    #expect {
-      _ = try reopening.open(household: Self.household, member: Self.member)
-    } throws: { error in
-      guard let error = error as? StoreError, error.file == store.journalURL else { return false }
-      return damage.accepts(error.problem)
-    }
+    Self.expectOpening(file, refusedNaming: store.journalURL, where: damage.accepts)
     #expect(try Data(contentsOf: file) == snapshotBefore)
     #expect(try Data(contentsOf: store.journalURL) == journalBefore)
   }
@@ -221,24 +233,15 @@ import Testing
   @Test(arguments: [UInt64.max, ReplicaJournal.maximumSequence + 1])
   func aSequencePastTheBoundIsRefused(_ sequence: UInt64) throws {
     let folder = TemporaryFolder()
-    let file = folder.file("phone.json")
-    var (store, replica) = try Self.opened(file)
-    try Self.add("Produce", to: &replica, in: &store)
-    try Self.add("Dairy", to: &replica, in: &store)
-    try Self.add("Bakery", to: &replica, in: &store)
+    let (file, store, _) = try Self.journaled(in: folder)
     var lines = try Self.lines(of: file).dropLast().map(String.init)
     let journal = try Data(contentsOf: store.journalURL)
     lines[lines.count - 1] = JournalDamage.restamped(lines[lines.count - 1]) {
       $0.replacingFirst(#""sequence":2"#, #""sequence":\#(sequence)"#)
     }
-    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: store.journalURL)
-    #expect {
-      _ = try Self.opened(file)
-    } throws: { error in
-      guard let error = error as? StoreError, case .invalidContent = error.problem else {
-        return false
-      }
-      return error.file == store.journalURL
+    try Self.write(lines, asJournalOf: store)
+    Self.expectOpening(file, refusedNaming: store.journalURL) {
+      if case .invalidContent = $0 { true } else { false }
     }
 
     try journal.write(to: store.journalURL)
@@ -247,13 +250,8 @@ import Testing
     let forged = String(decoding: content, as: UTF8.self)
       .replacingFirst(#""journal":0,"#, #""journal":\#(sequence),"#)
     try Data(ReplicaFileBytes.file(content: Array(forged.utf8))).write(to: file)
-    #expect {
-      _ = try Self.opened(file)
-    } throws: { error in
-      guard let error = error as? StoreError, case .invalidContent = error.problem else {
-        return false
-      }
-      return error.file == file
+    Self.expectOpening(file, refusedNaming: file) {
+      if case .invalidContent = $0 { true } else { false }
     }
   }
 
@@ -261,10 +259,7 @@ import Testing
   /// compaction fail with an error instead of waiting forever for a reader.
   @Test(.timeLimit(.minutes(1))) func aFIFOInTheJournalsPlaceFailsTheSaveWithoutBlocking() throws {
     let folder = TemporaryFolder()
-    let file = folder.file("phone.json")
-    var (store, replica) = try Self.opened(file)
-    try Self.add("Produce", to: &replica, in: &store)
-    try Self.add("Dairy", to: &replica, in: &store)
+    var (_, store, replica) = try Self.journaled(in: folder)
     try FileManager.default.removeItem(at: store.journalURL)
     #expect(mkfifo(store.journalURL.path, 0o600) == 0)
     for compacting in [false, true] {
@@ -284,10 +279,7 @@ import Testing
 
   @Test func aJournalWithoutItsSnapshotIsRefused() throws {
     let folder = TemporaryFolder()
-    let file = folder.file("phone.json")
-    var (store, replica) = try Self.opened(file)
-    try Self.add("Produce", to: &replica, in: &store)
-    try Self.add("Dairy", to: &replica, in: &store)
+    let (file, store, _) = try Self.journaled(in: folder)
     try FileManager.default.removeItem(at: file)
     #expect(throws: StoreError(file: store.journalURL, problem: .journalWithoutSnapshot)) {
       _ = try Self.opened(file)

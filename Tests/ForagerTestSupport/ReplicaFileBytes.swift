@@ -1,24 +1,47 @@
 import ForagerSync
 import Foundation
 
+/// The envelope `ReplicaFileFormat` and `ReplicaJournal` write, as bytes:
+/// `{"format":n,"checksum":"crc32:…","<member>":…}`, the checksum over the member's bytes.
+package struct ChecksummedEnvelopeBytes: Sendable {
+  /// The member holding the checksummed value, and what the envelope is, for messages.
+  let member: String
+  let what: String
+  /// `{"format":n,"checksum":"`.
+  let start: String
+  /// The fixed-width part before the member's value.
+  let prefixLength: Int
+
+  init(format: Int, member: String, what: String) {
+    self.member = member
+    self.what = what
+    start = #"{"format":\#(format),"checksum":""#
+    prefixLength = (start + #"crc32:00000000",""# + member + #"":"#).utf8.count
+  }
+
+  /// The member's value in `bytes`, an envelope of this format.
+  package func value(of bytes: [UInt8]) -> [UInt8] {
+    precondition(bytes.starts(with: start.utf8), "not \(what) of the current format")
+    return Array(bytes[prefixLength..<(bytes.count - 1)])
+  }
+
+  /// An envelope holding `value` under a checksum that matches.
+  package func wrapping(_ value: [UInt8]) -> [UInt8] {
+    Array(start.utf8) + Array(CRC32.label(CRC32.checksum(value)).utf8)
+      + Array(#"",""#.utf8) + Array(member.utf8) + Array(#"":"#.utf8) + value
+      + [UInt8(ascii: "}")]
+  }
+}
+
 /// Edits file bytes of the current format the way the tests need: take the content out, put
 /// (possibly damaged) content back under a checksum that matches it.
 package enum ReplicaFileBytes {
-  /// `{"format":3,"checksum":"`, as `ReplicaFileFormat` writes it.
-  static let start = #"{"format":\#(ReplicaFileFormat.current),"checksum":""#
+  static let envelope = ChecksummedEnvelopeBytes(
+    format: ReplicaFileFormat.current, member: "content", what: "a replica file")
 
-  /// `{"format":3,"checksum":"crc32:…","content":` — fixed width, as `ReplicaFileFormat` writes.
-  package static let prefixLength = (start + #"crc32:00000000","content":"#).utf8.count
+  package static func content(of file: [UInt8]) -> [UInt8] { envelope.value(of: file) }
 
-  package static func content(of file: [UInt8]) -> [UInt8] {
-    precondition(file.starts(with: start.utf8), "not a file of the current format")
-    return Array(file[prefixLength..<(file.count - 1)])
-  }
-
-  package static func file(content: [UInt8]) -> [UInt8] {
-    Array(start.utf8) + Array(CRC32.label(CRC32.checksum(content)).utf8)
-      + Array(#"","content":"#.utf8) + content + [UInt8(ascii: "}")]
-  }
+  package static func file(content: [UInt8]) -> [UInt8] { envelope.wrapping(content) }
 
   /// The file with its checksum recomputed over its (edited) content.
   package static func restamped(_ file: [UInt8]) -> [UInt8] {
@@ -61,20 +84,12 @@ extension ReplicaStore {
 /// Edits journal lines the way the tests need: take the entry out, put a (possibly forged)
 /// entry back under a checksum that matches it.
 package enum JournalLineBytes {
-  /// `{"format":1,"checksum":"`, as `ReplicaJournal` writes it.
-  static let start = #"{"format":\#(ReplicaJournal.current),"checksum":""#
-  /// Up to the entry: fixed width, as `ReplicaJournal` writes it.
-  static let prefixLength = (start + #"crc32:00000000","entry":"#).utf8.count
+  static let envelope = ChecksummedEnvelopeBytes(
+    format: ReplicaJournal.current, member: "entry", what: "a journal line")
 
   /// The entry of `line` (without its newline).
-  package static func entry(of line: [UInt8]) -> [UInt8] {
-    precondition(line.starts(with: start.utf8), "not a journal line of the current format")
-    return Array(line[prefixLength..<(line.count - 1)])
-  }
+  package static func entry(of line: [UInt8]) -> [UInt8] { envelope.value(of: line) }
 
   /// A line (without its newline) holding `entry` under a checksum that matches.
-  package static func line(entry: [UInt8]) -> [UInt8] {
-    Array(start.utf8) + Array(CRC32.label(CRC32.checksum(entry)).utf8)
-      + Array(#"","entry":"#.utf8) + entry + [UInt8(ascii: "}")]
-  }
+  package static func line(entry: [UInt8]) -> [UInt8] { envelope.wrapping(entry) }
 }

@@ -44,6 +44,15 @@ enum HouseholdBenchmarks {
     return first
   }
 
+  /// The device that receives the deltas: another device that had synced the phone's n
+  /// categories before the change (a replica never receives writes under its own id that it
+  /// did not make: that is refused).
+  static func tablet(_ n: Int) -> HouseholdReplica {
+    HouseholdReplica(
+      state: categories(0..<n, by: "bench-phone").state, member: Households.member,
+      clock: HybridClock(replica: "bench-tablet", wallClock: .fixed(1_733_788_800_000)))
+  }
+
   static func all(sizes: [Int]) -> [Benchmark] {
     sizes.flatMap { n -> [Benchmark] in
       let peerReplica = Lazy { peer(n) }
@@ -118,25 +127,13 @@ enum HouseholdBenchmarks {
         },
         Benchmark(
           "delta.apply", n: n,
-          // Another device that had synced the phone's state before the change: a replica
-          // never receives writes under its own id that it did not make (that is refused).
-          prepare: {
-            let tablet = HouseholdReplica(
-              state: categories(0..<n, by: "bench-phone").state, member: Households.member,
-              clock: HybridClock(replica: "bench-tablet", wallClock: .fixed(1_733_788_800_000)))
-            return (Unique(tablet), synced.value.1)
-          }
+          prepare: { (Unique(tablet(n)), synced.value.1) }
         ) { input in
           blackHole(input.0.update { try! $0.merge(input.1) })
         },
         Benchmark(
           "delta.apply.keyed", n: n,
-          prepare: {
-            let tablet = HouseholdReplica(
-              state: categories(0..<n, by: "bench-phone").state, member: Households.member,
-              clock: HybridClock(replica: "bench-tablet", wallClock: .fixed(1_733_788_800_000)))
-            return (Unique(tablet), synced.value.3)
-          },
+          prepare: { (Unique(tablet(n)), synced.value.3) },
           bytes: { JSONWriter.encode($0.1).count }
         ) { input in
           blackHole(input.0.update { try! $0.merge(input.1) })
