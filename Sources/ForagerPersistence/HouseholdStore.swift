@@ -204,7 +204,7 @@ extension HouseholdStore {
   /// - Parameter peer: The app's name for the peer (its device or connection); one session is
   ///   kept per name for the store's life.
   public func syncMessage(forPeer peer: String) -> SyncMessage {
-    (sessions[peer] ?? SyncSession()).message(from: replica)
+    (sessions[peer] ?? SyncSession()).message(from: &replica)
   }
 
   /// Merges a message from `peer` (``SyncSession/receive(_:into:policy:)``): a delta addressed
@@ -221,7 +221,7 @@ extension HouseholdStore {
     let report = try session.receive(message, into: &replica, policy: policy)
     sessions[peer] = session
     if let report {
-      unsaved.note(message.state)
+      if let state = message.state { unsaved.note(state) }
       changed(report.changes, since: before)
     }
     return report

@@ -18,49 +18,66 @@ import Testing
     )
   }
 
-  @Test func theFirstMessageIsTheFullStateAndLaterOnesAreDeltasForTheIncarnationHeard() throws {
+  @Test func fullStatesUntilAcknowledgedThenDeltasOfWhatChangedAndEmptyBetweenEqualStates()
+    throws
+  {
     var (phone, tablet) = Self.pair()
     var phoneSide = SyncSession()
     var tabletSide = SyncSession()
     _ = try phone.getOrCreateCategory(displayName: "Produce")
 
-    let first = phoneSide.message(from: phone)
+    let first = phoneSide.message(from: &phone)
     #expect(!first.isDelta && first.state == phone.state && first.sender == "phone")
+    #expect(first.recipient == nil && first.acknowledged == nil)
     try tabletSide.receive(first, into: &tablet)
-    #expect(tabletSide.peer == PeerVersion(replica: "phone", version: phone.state.version))
+    #expect(tabletSide.peer == PeerProgress(replica: "phone", merged: first.through))
 
-    // The tablet has heard the phone: it answers with a delta addressed to that incarnation.
+    // The tablet has heard the phone but the phone has acknowledged nothing of the tablet's:
+    // a full state, acknowledging the phone's.
     _ = try tablet.getOrCreateCategory(displayName: "Dairy")
-    let answer = tabletSide.message(from: tablet)
-    #expect(answer.recipient == "phone")
-    #expect(answer.state.categories.keys.map(\.rawValue) == ["dairy"])
+    let answer = tabletSide.message(from: &tablet)
+    #expect(!answer.isDelta && answer.recipient == "phone" && answer.acknowledged == first.through)
     try phoneSide.receive(answer, into: &phone)
     #expect(phone.state == tablet.state)
+    #expect(phoneSide.peer?.acknowledged == first.through)
 
-    // Equal states: the messages carry nothing but the version.
-    let nothing = phoneSide.message(from: phone)
-    #expect(nothing.isDelta && !nothing.carriesChanges)
+    // Equal states: the phone's changes since its acknowledged one are the tablet's own.
+    let nothing = phoneSide.message(from: &phone)
+    #expect(nothing.isDelta && nothing.since == first.through && !nothing.carriesChanges)
+    #expect(nothing.encoded().count < 200)
     let report = try tabletSide.receive(nothing, into: &tablet)
     #expect(report?.changes.isEmpty == true)
+
+    // An edit: the delta holds it and nothing else.
+    _ = try phone.getOrCreateCategory(displayName: "Bakery")
+    let edit = phoneSide.message(from: &phone)
+    #expect(edit.isDelta && edit.state?.categories.keys.map(\.rawValue) == ["bakery"])
+    try tabletSide.receive(edit, into: &tablet)
+    #expect(tablet.state == phone.state)
+    // Answered and acknowledged, both sides send empty deltas again.
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    #expect(!phoneSide.message(from: &phone).carriesChanges)
+    #expect(!tabletSide.message(from: &tablet).carriesChanges)
   }
 
   /// The scenario of docs/decisions/0007 through sessions: the tablet comes back from a backup
-  /// taken before it received a rename, as a new incarnation. A delta the phone computed for
-  /// the tablet's earlier self says the name it holds was superseded and leaves out the write
-  /// that superseded it; merged, it would delete the category. The session discards it, and
-  /// the phone, once it hears the new incarnation, sends it what it lacks.
+  /// taken before it received a rename, as a new incarnation. The delta the phone made for the
+  /// tablet's earlier self starts after the rename, which that self had acknowledged: merged
+  /// and taken as complete, the restored tablet would acknowledge the phone's changes without
+  /// ever getting the rename. The session discards it, and the phone, once it hears the new
+  /// incarnation, sends it the full state.
   @Test func aDeltaForAnEarlierIncarnationIsDiscarded() throws {
     var (phone, tablet) = Self.pair()
     var phoneSide = SyncSession()
     var tabletSide = SyncSession()
     let key = try phone.getOrCreateCategory(displayName: "Lentils").category.key
-    try tabletSide.receive(phoneSide.message(from: phone), into: &tablet)
-    try phoneSide.receive(tabletSide.message(from: tablet), into: &phone)
+    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
     let backup = tablet.state
 
     try phone.renameCategory(key, to: "lentils")  // the same key: a new write supersedes the old
-    try tabletSide.receive(phoneSide.message(from: phone), into: &tablet)
-    try phoneSide.receive(tabletSide.message(from: tablet), into: &phone)
+    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
     _ = try phone.getOrCreateCategory(displayName: "Rice")
 
     // The tablet is restored from its backup: a new incarnation, with a new session.
@@ -68,31 +85,54 @@ import Testing
       state: backup, member: Self.sam,
       clock: HybridClock(replica: "tablet-2", wallClock: .fixed(2_000)))
     var restoredSide = SyncSession()
-    let stale = phoneSide.message(from: phone)
-    #expect(stale.recipient == "tablet")
+    let stale = phoneSide.message(from: &phone)
+    #expect(stale.isDelta && stale.recipient == "tablet")
     var trusting = restored
-    try trusting.merge(stale.state)
-    #expect(trusting.state.categories[key] == nil, "the scenario no longer loses the record")
+    try trusting.merge(#require(stale.state))
+    #expect(
+      trusting.state.categories[key]?.displayName == "Lentils",
+      "the scenario no longer leaves the rename out")
 
     #expect(try restoredSide.receive(stale, into: &restored) == nil)
     #expect(restored.state == backup)
+    #expect(restoredSide.peer?.merged == nil)
     // What the restored tablet says teaches the phone its new incarnation.
-    try phoneSide.receive(restoredSide.message(from: restored), into: &phone)
-    let fresh = phoneSide.message(from: phone)
-    #expect(fresh.recipient == "tablet-2")
+    try phoneSide.receive(restoredSide.message(from: &restored), into: &phone)
+    let fresh = phoneSide.message(from: &phone)
+    #expect(!fresh.isDelta && fresh.recipient == "tablet-2")
     try restoredSide.receive(fresh, into: &restored)
     #expect(restored.state.categories[key]?.displayName == "lentils")
     #expect(restored.category(named: "Rice") != nil)
   }
 
+  /// A lost message costs nothing: the next delta starts where the receiver acknowledged. And
+  /// a receiver that made a new session (same incarnation) still merges deltas: it has what
+  /// it acknowledged.
+  @Test func aLostDeltaIsSentAgainAndANewSessionOfTheSameReplicaStillMergesDeltas() throws {
+    var (phone, tablet) = Self.pair()
+    var phoneSide = SyncSession()
+    var tabletSide = SyncSession()
+    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+
+    _ = try phone.getOrCreateCategory(displayName: "Produce")
+    let lost = phoneSide.message(from: &phone)
+    _ = try phone.getOrCreateCategory(displayName: "Dairy")
+    let next = phoneSide.message(from: &phone)
+    #expect(lost.isDelta && next.since == lost.since)
+    var newSide = SyncSession()
+    #expect(try newSide.receive(next, into: &tablet) != nil)
+    #expect(tablet.state == phone.state)
+  }
+
   @Test func anotherHouseholdsMessageIsRefusedAndTeachesNothing() throws {
     var (phone, _) = Self.pair()
     var session = SyncSession()
-    let stranger = HouseholdReplica.create(owner: MemberID(), ownerName: "Kim", replica: "kim")
+    var stranger = HouseholdReplica.create(owner: MemberID(), ownerName: "Kim", replica: "kim")
     #expect(
       throws: HouseholdError.differentHousehold(local: Self.household, remote: stranger.householdID)
     ) {
-      try session.receive(SyncSession().message(from: stranger), into: &phone)
+      try session.receive(SyncSession().message(from: &stranger), into: &phone)
     }
     #expect(session.peer == nil)
   }
@@ -103,19 +143,29 @@ import Testing
     var (phone, tablet) = Self.pair()
     _ = try phone.getOrCreateCategory(displayName: "Produce")
     _ = try tablet.getOrCreateCategory(displayName: "Bakery")
-    let full = SyncSession().message(from: phone)
+    let full = SyncSession().message(from: &phone)
     #expect(try SyncMessage(decoding: full.encoded()) == full)
-    var session = SyncSession()
-    try session.receive(SyncSession().message(from: tablet), into: &phone)
+    var phoneSide = SyncSession()
+    var tabletSide = SyncSession()
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
     _ = try phone.getOrCreateCategory(displayName: "Dairy")
-    let delta = session.message(from: phone)
-    #expect(delta.isDelta)
+    let delta = phoneSide.message(from: &phone)
+    #expect(delta.isDelta && delta.carriesChanges)
     #expect(try SyncMessage(decoding: delta.encoded()) == delta)
+    try tabletSide.receive(delta, into: &tablet)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    let empty = phoneSide.message(from: &phone)
+    #expect(empty.isDelta && !empty.carriesChanges)
+    #expect(try SyncMessage(decoding: empty.encoded()) == empty)
   }
 
   @Test func bytesThatAreNotAMessageAreRefused() throws {
-    let (phone, _) = Self.pair()
-    let bytes = SyncSession().message(from: phone).encoded()
+    var (phone, _) = Self.pair()
+    let message = SyncSession().message(from: &phone)
+    let bytes = message.encoded()
+    let through = #","through":\#(message.through)"#
     let text = String(decoding: bytes, as: UTF8.self)
     func refusal(_ text: String, maximumSize: Int = SyncMessage.defaultMaximumSize)
       -> SyncMessageError?
@@ -128,11 +178,13 @@ import Testing
       }
     }
     #expect(
-      refusal(text.replacingOccurrences(of: #""format":1"#, with: #""format":2"#))
-        == .newerFormat(found: 2, supported: 1))
-    #expect(
-      refusal(text.replacingOccurrences(of: #""format":1"#, with: #""format":0"#))
-        == .unknownFormat(0))
+      refusal(text.replacingOccurrences(of: #""format":2"#, with: #""format":3"#))
+        == .newerFormat(found: 3, supported: 2))
+    for older in [0, 1] {
+      #expect(
+        refusal(text.replacingOccurrences(of: #""format":2"#, with: #""format":\#(older)"#))
+          == .unknownFormat(older))
+    }
     #expect(
       refusal(text, maximumSize: bytes.count - 1)
         == .tooLarge(size: bytes.count, limit: bytes.count - 1))
@@ -140,7 +192,10 @@ import Testing
       String(text.dropLast(7)),  // truncated
       text.replacingOccurrences(of: #""sender":"phone""#, with: #""sender":null"#),
       text.replacingOccurrences(of: #""sender":"phone""#, with: #""sender":"""#),
-      text.replacingOccurrences(of: #""recipient":null,"#, with: ""),
+      text.replacingOccurrences(of: #""through":"#, with: #""since":1,"through":"#),
+      text.replacingOccurrences(of: #""format":2,"#, with: #""acknowledged":1,"format":2,"#),
+      text.replacingOccurrences(of: #""through":"#, with: #""through":-"#),
+      text.replacingOccurrences(of: through, with: ""),
       text + "{}",
     ] {
       guard case .malformed = refusal(broken) else {

@@ -28,6 +28,9 @@ public struct HouseholdReplica: Sendable {
   /// The join of the deltas of this replica's own edits since ``takeLocalDelta()`` last took
   /// it; `nil` when there are none.
   package internal(set) var localDelta: HouseholdState?
+  /// Every change since the replica opened, numbered: where a sync session or the folder finds
+  /// what a peer lacks.
+  package var changeLog = ChangeLog()
 
   /// This replica's id.
   public var replicaID: ReplicaID { clock.replica }
@@ -118,6 +121,13 @@ public struct HouseholdReplica: Sendable {
   ) {
     if localDelta == nil { localDelta = HouseholdState(emptyDeltaLike: state) }
     localDelta![keyPath: slot].merge(part)
+    changeLog.noteWrite(part, in: slot, of: state)
+  }
+
+  /// Joins the deltas of local writes made together, `delta`, into ``localDelta``.
+  mutating func noteDelta(_ delta: HouseholdState) {
+    if localDelta == nil { localDelta = delta } else { localDelta!.merge(delta) }
+    changeLog.noteWrites(delta)
   }
 
   /// Changes an existing record as a new write of this replica, replacing the writes of it
@@ -206,6 +216,15 @@ extension HouseholdReplica {
   public mutating func merge(_ remote: HouseholdState, policy: MergePolicy = .default)
     throws(HouseholdError) -> MergeReport
   {
+    try merge(remote, policy: policy, from: nil)
+  }
+
+  /// ``merge(_:policy:)`` of a state the incarnation `origin` sent, which has it already: the
+  /// change log leaves it out of what it gives that incarnation.
+  @discardableResult
+  package mutating func merge(
+    _ remote: HouseholdState, policy: MergePolicy = .default, from origin: ReplicaID?
+  ) throws(HouseholdError) -> MergeReport {
     guard remote.householdID == householdID else {
       throw .differentHousehold(local: householdID, remote: remote.householdID)
     }
@@ -245,6 +264,10 @@ extension HouseholdReplica {
     }
     clock = observed
     keep(removed.records, policy: policy)
+    if undo.changedState {
+      changeLog.noteMerge(
+        of: remote, from: origin, recordCount: state.recordCount)
+    }
     return report
   }
 
@@ -278,6 +301,7 @@ extension HouseholdReplica {
     }
     state.merge(delta.rekeyed(to: state.normalizerVersion))
     clock = observed
+    changeLog.forgetChanges()
   }
 
   /// This replica's clock after observing the greatest timestamp in `incoming`, a state from

@@ -173,6 +173,7 @@ extension HouseholdState: Mergeable {
         var before: [(Record.Key, DotSiblings<Boxed<Record>>?)] = []
         state[keyPath: map.records].merge(other[keyPath: map.records]) { key, change in
           before.append((key, change.writesBefore))
+          if change.changedWrites { undo.changedState = true }
           Record.report(key, change, in: &report)
           report.changes.note(key, change)
           Record.note(key, change, in: &changes)
@@ -180,6 +181,7 @@ extension HouseholdState: Mergeable {
             Record.keep(key, removed: before, from: map, in: &removed)
           }
         }
+        if state[keyPath: map.records].context != context { undo.changedState = true }
         undo.steps.append {
           $0[keyPath: map.records].undoMerge(restoring: before, context: context)
         }
@@ -199,7 +201,9 @@ extension HouseholdState: Mergeable {
     mergeRegisters(of: other)
     if (registers.1, registers.2, registers.3) != (owner, dissolved, categoryMoves) {
       report.changes.householdChanged = true
+      undo.changedState = true
     }
+    if registers.0 != normalizerVersion { undo.changedState = true }
     removed.keepCategories(except: moves)
     report.newConflicts.sort()
   }
@@ -337,6 +341,8 @@ extension HouseholdState: HybridTimestamped {
 /// ``HouseholdState/merge(_:reporting:changes:removed:undo:)`` gathered, applied in reverse.
 struct MergeUndo {
   fileprivate var steps: [(inout HouseholdState) -> Void] = []
+  /// Whether the merge changed the state at all: a key's writes, a context, a register.
+  fileprivate(set) var changedState = false
 
   /// Undoes the merge on `state`, the state it was made on.
   ///

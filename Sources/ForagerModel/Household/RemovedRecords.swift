@@ -144,12 +144,12 @@ extension HouseholdReplica {
     }
     var bringBack = BringBack(
       kept: kept, replica: replicaID, restored: state,
-      delta: localDelta ?? HouseholdState(emptyDeltaLike: state), clock: observed)
+      delta: HouseholdState(emptyDeltaLike: state), clock: observed)
     HouseholdState.forEachMap(&bringBack)
     let problems = problemsBrought(bringBack.restored.modelViolations())
     if !problems.isEmpty { throw .unsoundRestore(Array(problems.prefix(3))) }
     state = bringBack.restored
-    if bringBack.count > 0 { localDelta = bringBack.delta }
+    if bringBack.count > 0 { noteDelta(bringBack.delta) }
     clock = bringBack.clock
     localChanges.formUnion(bringBack.changes)
     removals.remove(at: index)

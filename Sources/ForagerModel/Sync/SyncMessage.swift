@@ -1,74 +1,94 @@
 import SemanticCRDT
 import SemanticCRDTJSON
 
-/// What one replica sends another: its state, or the part of it the receiver lacks, with what
-/// the sender had seen. Made by ``SyncSession/message(from:)``, taken by
-/// ``SyncSession/receive(_:into:policy:)``; ``encoded()`` and ``init(decoding:maximumSize:)``
-/// are its bytes on a wire.
+/// What one replica sends another: its state, or the changes the receiver lacks, numbered by
+/// the sender's change log, with what the sender has merged of the receiver's. Made by
+/// ``SyncSession/message(from:)``, taken by ``SyncSession/receive(_:into:policy:)``;
+/// ``encoded()`` and ``init(decoding:maximumSize:)`` are its bytes on a wire.
 public struct SyncMessage: Equatable, Sendable {
+  /// The household.
+  public let household: HouseholdID
   /// The sending replica's incarnation.
   public let sender: ReplicaID
-  /// What the sender's state had seen when it sent: the receiver's next delta starts here.
-  public let senderVersion: HouseholdVersion
-  /// For a delta, the incarnation of the receiver it was computed for; `nil` for a full state,
-  /// which any replica of the household may merge.
+  /// The number of the sender's last change: a receiver that merges the message holds every
+  /// change of the sender up to it.
+  public let through: UInt64
+  /// For a delta, the number of the sender's change it follows: only a receiver that has
+  /// merged the sender's changes up to it may merge it. `nil` for a full state, which any
+  /// replica of the household may merge.
+  public let since: UInt64?
+  /// The receiver's incarnation as the sender last heard from it; `nil` before it has. A delta
+  /// is for that incarnation only.
   public let recipient: ReplicaID?
-  /// The full state, or the delta.
-  public let state: HouseholdState
+  /// The number of the recipient's last change the sender has merged: where the recipient's
+  /// next delta starts. `nil` when it has merged none.
+  public let acknowledged: UInt64?
+  /// The full state, or the delta; `nil` for a delta with nothing in it, which still tells the
+  /// receiver what the sender has merged.
+  public let state: HouseholdState?
 
   public init(
-    sender: ReplicaID, senderVersion: HouseholdVersion, recipient: ReplicaID?,
-    state: HouseholdState
+    household: HouseholdID, sender: ReplicaID, through: UInt64, since: UInt64?,
+    recipient: ReplicaID?, acknowledged: UInt64?, state: HouseholdState?
   ) {
+    self.household = household
     self.sender = sender
-    self.senderVersion = senderVersion
+    self.through = through
+    self.since = since
     self.recipient = recipient
+    self.acknowledged = acknowledged
     self.state = state
   }
 
-  /// Whether the message is a delta (addressed to one incarnation) rather than a full state.
-  public var isDelta: Bool { recipient != nil }
+  /// Whether the message is a delta (for one incarnation) rather than a full state.
+  public var isDelta: Bool { since != nil }
 
   /// Whether merging the message can change anything: `false` for a delta of a sender that
-  /// had nothing the receiver lacks, which still tells the receiver what the sender has seen.
-  public var carriesChanges: Bool { state != HouseholdState(emptyLike: state) }
+  /// had nothing the receiver lacks.
+  public var carriesChanges: Bool { state != nil }
 }
 
 // MARK: - Bytes
 
 extension SyncMessage {
   /// The format this build writes, the first member of every message.
-  public static let currentFormat = 1
+  public static let currentFormat = 2
 
   /// The largest message ``init(decoding:maximumSize:)`` reads by default: 64 MiB, a full
   /// state of about 150,000 records.
   public static let defaultMaximumSize = 64 << 20
 
   enum Field: String, CaseIterable, Sendable {
-    case format, recipient, sender, senderVersion, state
+    case acknowledged, format, household, recipient, sender, since, state, through
   }
 
-  static let fields = JSONFields<Field>()
+  static let fields = JSONFields<Field>(optional: [.acknowledged, .recipient, .since, .state])
 
-  /// The message as JSON: `{"format":1,"recipient":…,"sender":…,"senderVersion":…,"state":…}`,
-  /// `recipient` `null` for a full state.
+  /// The message as JSON, members in name order and those that are `nil` left out:
+  /// `{"acknowledged":4,"format":2,"household":…,"recipient":…,"sender":…,"since":7,
+  /// "state":…,"through":9}`.
   ///
   /// - Complexity: O(size of the state).
   public func encoded() -> [UInt8] {
     var writer = JSONWriter()
     writer.beginObject()
+    if let acknowledged { writer.field("acknowledged", acknowledged) }
     writer.field("format", Self.currentFormat)
-    writer.field("recipient", recipient)
+    writer.field("household", household)
+    if let recipient { writer.field("recipient", recipient) }
     writer.field("sender", sender)
-    writer.field("senderVersion", senderVersion)
-    writer.field("state", state)
+    if let since { writer.field("since", since) }
+    if let state { writer.field("state", state) }
+    writer.field("through", through)
     writer.endObject()
     return writer.bytes
   }
 
   /// Reads a message from a peer, refusing what is not one of this format: the bytes are from
-  /// outside. The state's structure is checked here; what it would do to a replica is checked
-  /// by the merge (``HouseholdReplica/merge(_:policy:)``), which applies nothing it refuses.
+  /// outside. The state's structure is checked here, and that the numbers are consistent (a
+  /// delta names its recipient and starts at or before its end; a full state has a state);
+  /// what the state would do to a replica is checked by the merge
+  /// (``HouseholdReplica/merge(_:policy:)``), which applies nothing it refuses.
   ///
   /// - Throws: ``SyncMessageError``.
   public init(decoding bytes: [UInt8], maximumSize: Int = SyncMessage.defaultMaximumSize)
@@ -78,50 +98,90 @@ extension SyncMessage {
       throw .tooLarge(size: bytes.count, limit: maximumSize)
     }
     var refusedFormat: Int?
-    var recipient: ReplicaID??
-    var sender: ReplicaID?
-    var senderVersion: HouseholdVersion?
-    var state: HouseholdState?
+    var message: SyncMessage?
     do {
-      try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
+      message = try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
         try JSONReader.read(buffer) { reader throws(JSONError) in
-          try reader.readObject(Self.fields) { reader, field throws(JSONError) in
-            switch field {
-            case .format:
-              // First, so that a newer format is named as such rather than as damage.
-              let found = try reader.read(Int.self)
-              guard found == Self.currentFormat else {
-                refusedFormat = found
-                throw reader.error(.invalidValue("format \(found)"))
-              }
-            case .recipient: try reader.read(into: &recipient)
-            case .sender: try reader.read(into: &sender)
-            case .senderVersion: try reader.read(into: &senderVersion)
-            case .state: try reader.read(into: &state)
-            }
-          }
+          try Self.read(from: &reader, refusedFormat: &refusedFormat)
         }
       }
     } catch {
       if let found = refusedFormat {
         throw found > Self.currentFormat
-          ? .newerFormat(found: found, supported: Self.currentFormat) : .unknownFormat(found)
+          ? .newerFormat(found: found, supported: Self.currentFormat)
+          : .unknownFormat(found)
       }
       throw .malformed(error)
     }
-    // Every field is required, so each slot is filled.
-    self.init(
-      sender: sender!, senderVersion: senderVersion!, recipient: recipient!, state: state!)
+    self = message!
+  }
+
+  private static func read(from reader: inout JSONReader, refusedFormat: inout Int?)
+    throws(JSONError) -> SyncMessage
+  {
+    let start = reader.offset
+    var acknowledged: UInt64?
+    var household: HouseholdID?
+    var recipient: ReplicaID?
+    var sender: ReplicaID?
+    var since: UInt64?
+    var state: HouseholdState?
+    var through: UInt64?
+    try reader.readObject(fields) { reader, field throws(JSONError) in
+      switch field {
+      case .format:
+        // First, so that a newer format is named as such rather than as damage.
+        let found = try reader.read(Int.self)
+        guard found == currentFormat else {
+          refusedFormat = found
+          throw reader.error(.invalidValue("format \(found)"))
+        }
+      case .acknowledged: try reader.read(into: &acknowledged)
+      case .household: try reader.read(into: &household)
+      case .recipient: try reader.read(into: &recipient)
+      case .sender: try reader.read(into: &sender)
+      case .since: try reader.read(into: &since)
+      case .state: try reader.read(into: &state)
+      case .through: try reader.read(into: &through)
+      }
+    }
+    // The required members are each filled.
+    let message = SyncMessage(
+      household: household!, sender: sender!, through: through!, since: since,
+      recipient: recipient, acknowledged: acknowledged, state: state)
+    if let problem = message.inconsistency {
+      throw JSONError(.invalidValue(problem), at: start)
+    }
+    return message
+  }
+
+  /// What makes the members disagree, if anything.
+  var inconsistency: String? {
+    if let since {
+      if recipient == nil { return "a delta names no recipient" }
+      if since > through { return "a delta starts after it ends" }
+    } else if state == nil {
+      return "a full state has no state"
+    }
+    if acknowledged != nil && recipient == nil {
+      return "an acknowledgment names no recipient"
+    }
+    if let state, state.householdID != household {
+      return "the state is of another household"
+    }
+    return nil
   }
 }
 
 /// Why bytes received as a ``SyncMessage`` were refused. Nothing of them was applied.
 public enum SyncMessageError: Error, Equatable, Sendable {
-  /// The bytes are not JSON, or not a message's shape: truncated, corrupted, something else.
+  /// The bytes are not JSON, or not a message's shape: truncated, corrupted, inconsistent,
+  /// something else.
   case malformed(JSONError)
   /// A newer build sent it; this build does not know its format.
   case newerFormat(found: Int, supported: Int)
-  /// A format number no build ever wrote.
+  /// A format this build does not read: an older build's (format 1, which numbered nothing
+  /// and cannot be answered with a delta) or one no build ever wrote.
   case unknownFormat(Int)
   /// The message is larger than the receiver reads.
   case tooLarge(size: Int, limit: Int)

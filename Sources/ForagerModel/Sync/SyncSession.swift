@@ -1,92 +1,123 @@
 import SemanticCRDT
 
-/// One peer as this replica syncs with it by messages: what the peer's current incarnation is
-/// known to have seen, so that each message carries only what it lacks.
+/// One peer as this replica syncs with it by messages: which of the peer's changes this
+/// replica has merged, and which of this replica's the peer has, so that each message carries
+/// what the peer lacks and costs what changed (docs/decisions/0024).
 ///
-/// A delta is computed for one incarnation of its receiver and is discarded by any other
-/// (docs/decisions/0007): a device restored from an old backup comes back as a new
-/// incarnation that may have seen less, and a delta computed for its old self could tell it
-/// that writes were superseded without carrying the writes that superseded them. The session
-/// keeps that rule by construction: it sends a delta only to the incarnation whose version it
-/// heard, addresses it there, and a full state to a peer it has not heard from; a receiving
-/// session discards a delta addressed to another incarnation.
+/// Each replica numbers its changes (its change log). A message says the number of the
+/// sender's last change (``SyncMessage/through``) and acknowledges the receiver's
+/// (``SyncMessage/acknowledged``). Once the peer has acknowledged a number, the next message
+/// is a delta: the changes after it, leaving out those the peer itself sent. Between replicas
+/// that have merged each other's changes it is empty.
+///
+/// A delta is a join of writes (the change log holds nothing else), so merging it loses nothing
+/// anywhere. But it is complete only for a receiver that has merged the sender's changes up to
+/// where it starts, and a receiver that took an incomplete one as complete would acknowledge
+/// changes it never got, which no one would send again. A delta starts at a number the
+/// receiver's incarnation acknowledged, whose state only grows, so for that incarnation it is
+/// complete. For any other it may not be (docs/decisions/0007: a device restored from an old
+/// backup comes back as a new incarnation that has seen less), so a delta is addressed to the
+/// incarnation that acknowledged its start, a receiving session discards a delta addressed to
+/// another, and a sender that hears from a new incarnation sends it the full state. That rule
+/// is in the type: there is no way to make a delta for an incarnation that has acknowledged
+/// nothing. A peer whose acknowledgment the change log no longer reaches is sent the full state
+/// too.
 ///
 /// ```swift
 /// var session = SyncSession()                   // one per peer, for as long as the link lasts
-/// send(session.message(from: replica).encoded())
+/// send(session.message(from: &replica).encoded())
 /// // … on bytes from that peer:
 /// try session.receive(SyncMessage(decoding: bytes), into: &replica)
 /// ```
 ///
-/// Messages may be lost, repeated and reordered: merging is a join, and what the session
-/// learns only grows.
+/// Messages may be lost, repeated and reordered: merging is a join, a delta starts at what the
+/// receiver acknowledged, so a lost one is sent again in the next, and what the session learns
+/// only grows.
 public struct SyncSession: Sendable {
-  /// The peer's incarnation last heard from, and what its state had seen: the join of the
-  /// versions its messages carried.
-  public private(set) var peer: PeerVersion?
+  /// The peer's incarnation last heard from, and the changes each side has merged.
+  public private(set) var peer: PeerProgress?
+  /// The incarnation of this replica that the peer's acknowledgments are about.
+  private var local: ReplicaID?
 
   /// A session with a peer not heard from yet: its first message is a full state.
   public init() {}
 
-  /// What to send the peer now: a delta since what its current incarnation has seen,
-  /// addressed to that incarnation, or the full state while no incarnation has been heard
-  /// from. A delta with nothing in it (``SyncMessage/carriesChanges`` is `false`) still tells
-  /// the peer this replica's version.
+  /// What to send the peer now: a delta of the changes after the last one it acknowledged,
+  /// addressed to its incarnation, or the full state while it has acknowledged none (or one
+  /// the change log no longer reaches). Making it marks the local writes it carries, so that
+  /// the next delta after them leaves them out; the state does not change.
   ///
-  /// - Complexity: O(size of the state) for a full state; a delta visits every key.
-  public func message(from replica: HouseholdReplica) -> SyncMessage {
-    let version = replica.state.version
-    guard let peer else {
-      return SyncMessage(
-        sender: replica.replicaID, senderVersion: version, recipient: nil, state: replica.state)
+  /// - Complexity: O(size of the changes the peer lacks) for a delta; O(size of the state) for
+  ///   a full state.
+  public func message(from replica: inout HouseholdReplica) -> SyncMessage {
+    replica.changeLog.seal(recordCount: replica.state.recordCount)
+    let through = replica.changeLog.sequence
+    func full() -> SyncMessage {
+      SyncMessage(
+        household: replica.householdID, sender: replica.replicaID, through: through, since: nil,
+        recipient: peer?.replica, acknowledged: peer?.merged, state: replica.state)
     }
+    guard let peer, local == replica.replicaID, let start = peer.acknowledged,
+      let delta = replica.changeLog.delta(after: start, for: peer.replica, of: replica.state)
+    else { return full() }
+    let empty = delta == HouseholdState(emptyDeltaLike: replica.state)
     return SyncMessage(
-      sender: replica.replicaID, senderVersion: version, recipient: peer.replica,
-      state: replica.delta(since: peer.version) ?? HouseholdState(emptyLike: replica.state))
+      household: replica.householdID, sender: replica.replicaID, through: through, since: start,
+      recipient: peer.replica, acknowledged: peer.merged, state: empty ? nil : delta)
   }
 
-  /// Merges a message from the peer into `replica` and learns what the peer has seen.
+  /// Merges a message from the peer into `replica` and learns what each side has merged.
   ///
   /// - Returns: What the merge did, or `nil` when the message was a delta addressed to another
   ///   incarnation of this replica (an earlier one, before a restart) and was discarded.
-  /// - Throws: What ``HouseholdReplica/merge(_:policy:)`` throws, another household's message
-  ///   included. Nothing is applied or learned when it throws.
+  /// - Throws: What ``HouseholdReplica/merge(_:policy:)`` throws, and
+  ///   ``HouseholdError/differentHousehold(local:remote:)`` for another household's message.
+  ///   Nothing is applied or learned when it throws.
   @discardableResult
   public mutating func receive(
     _ message: SyncMessage, into replica: inout HouseholdReplica, policy: MergePolicy = .default
   ) throws(HouseholdError) -> MergeReport? {
-    guard message.state.householdID == replica.householdID else {
-      throw .differentHousehold(local: replica.householdID, remote: message.state.householdID)
+    guard message.household == replica.householdID else {
+      throw .differentHousehold(local: replica.householdID, remote: message.household)
     }
+    // A message of another incarnation than the one known starts afresh: a restarted peer
+    // may have seen less than its earlier self.
+    var progress =
+      peer?.replica == message.sender ? peer! : PeerProgress(replica: message.sender)
+    if local != replica.replicaID { progress.acknowledged = nil }
+    // A delta starts at a change this incarnation acknowledged, so it holds everything this
+    // replica lacks; one for another incarnation may not.
+    let mayMerge = !message.isDelta || message.recipient == replica.replicaID
     var report: MergeReport?
-    if message.recipient == nil || message.recipient == replica.replicaID {
-      report = try replica.merge(message.state, policy: policy)
+    if mayMerge {
+      report =
+        try message.state.map { state throws(HouseholdError) in
+          try replica.merge(state, policy: policy, from: message.sender)
+        } ?? MergeReport()
+      progress.merged = max(progress.merged ?? 0, message.through)
     }
-    learn(message)
+    if message.recipient == replica.replicaID, let acknowledged = message.acknowledged {
+      progress.acknowledged = max(progress.acknowledged ?? 0, acknowledged)
+    }
+    peer = progress
+    local = replica.replicaID
     return report
-  }
-
-  /// Takes in what the sender had seen. A message of another incarnation than the one known
-  /// replaces the knowledge: a restarted peer may have seen less than its earlier self.
-  mutating func learn(_ message: SyncMessage) {
-    if var known = peer, known.replica == message.sender {
-      known.version.merge(message.senderVersion)
-      peer = known
-    } else {
-      peer = PeerVersion(replica: message.sender, version: message.senderVersion)
-    }
   }
 }
 
-/// What one incarnation of a peer is known to have seen.
-public struct PeerVersion: Equatable, Sendable {
+/// One incarnation of a peer, and how far each side has merged the other's changes.
+public struct PeerProgress: Equatable, Sendable {
   /// The incarnation.
   public let replica: ReplicaID
-  /// The join of the versions its messages carried.
-  public var version: HouseholdVersion
+  /// The number of its last change this replica has merged; `nil` when none.
+  public var merged: UInt64?
+  /// The number of this replica's last change it has merged, as it acknowledged; `nil` when
+  /// it has acknowledged none.
+  public var acknowledged: UInt64?
 
-  public init(replica: ReplicaID, version: HouseholdVersion) {
+  public init(replica: ReplicaID, merged: UInt64? = nil, acknowledged: UInt64? = nil) {
     self.replica = replica
-    self.version = version
+    self.merged = merged
+    self.acknowledged = acknowledged
   }
 }

@@ -249,6 +249,16 @@ extension ORMap: Mergeable {
       self.otherHoldsKey = otherHoldsKey
     }
 
+    /// Whether the merge changed the key's writes. A merge reports a key whose writes it
+    /// joined even when the join kept its own (the other side held a write this side has seen
+    /// superseded).
+    @inlinable package var changedWrites: Bool {
+      switch (writesBefore, writesAfter) {
+      case (nil, nil): false
+      case (let before?, let after?): !before.hasSameDots(as: after)
+      default: true
+      }
+    }
     /// Whether the key was absent before the merge.
     @inlinable package var wasAbsent: Bool { writesBefore == nil }
     /// Whether the key is absent after the merge.

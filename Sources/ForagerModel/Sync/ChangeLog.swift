@@ -1,0 +1,186 @@
+import SemanticCRDT
+
+/// The changes a replica's state went through since it opened, numbered, so that a peer that
+/// has merged them up to some number is sent what follows and nothing else
+/// (docs/decisions/0024).
+///
+/// Every change is numbered: each local write, and each merge that changed the state. The log
+/// keeps them as a short list of deltas, each the join of consecutive changes and each with the
+/// number of its last one. Merged into a state that holds every change up to a number, the
+/// join of the entries after it gives a state that holds every change up to ``sequence``.
+///
+/// The log holds only keyed deltas (``HouseholdState/isKeyedDelta``): the deltas local writes
+/// return and the keyed deltas merges took in, which are joins of such. A keyed delta is a join
+/// of writes: it retires only what its own writes superseded or removed, so merging it into
+/// any replica of the household, whatever that replica has seen, loses nothing. A merge of
+/// anything else (a full state, or a ``HouseholdReplica/delta(since:)``, whose context retires
+/// writes it does not carry) is noted without its changes: every peer but the one that sent
+/// it, which has them, is sent the whole state next.
+///
+/// The log is bounded. Its entries hold at most as many keys as a quarter of the state's records
+/// (at least ``minimumBudget``); older ones are dropped and ``floor`` rises past them, and a peer that has merged less than the floor must be
+/// sent the whole state. A merge that changed nothing is not a change: otherwise three peers
+/// passing one write around would echo it for ever.
+package struct ChangeLog: Sendable {
+  /// Consecutive changes, joined.
+  struct Entry: Sendable {
+    /// The number of the entry's last change.
+    var through: UInt64
+    /// The incarnation whose message brought the changes, which has them already; `nil` for
+    /// local writes and for an entry that joined changes of several origins.
+    var origin: ReplicaID?
+    /// The changes; `nil` for a merge of what is not a keyed delta, which the log does not
+    /// give again: a peer that lacks it is sent the whole state (its origin does not lack it).
+    var delta: HouseholdState?
+    /// The keys `delta` holds or retires: what it costs to keep, send and merge.
+    var weight: Int
+  }
+
+  /// The number of the last change.
+  package private(set) var sequence: UInt64 = 0
+  /// Every change after this number is held; those up to it may not be.
+  package private(set) var floor: UInt64 = 0
+  private var entries: [Entry] = []
+  /// Local writes after the last entry, joined: made an entry by ``seal(recordCount:)``, or by the
+  /// next merge, so that a write costs one join into it.
+  private var pending: HouseholdState?
+  private var weight = 0
+
+  /// The most entries kept: beyond it the two neighbours lightest together are joined.
+  package var maximumEntries = 32
+  /// The fewest keys the log may keep, however small the state (tests lower it, to reach the
+  /// fallbacks with small households).
+  package var minimumBudget = 1_024
+
+  package init() {}
+
+  /// How many keys the log keeps for a state of `recordCount` records: a quarter of them, at
+  /// least ``minimumBudget``.
+  private func budget(for recordCount: Int) -> Int { max(minimumBudget, recordCount / 4) }
+
+  /// Notes a local write, the delta `part` of one map (or register) of the state.
+  mutating func noteWrite<Part: Mergeable>(
+    _ part: Part, in slot: WritableKeyPath<HouseholdState, Part>, of state: HouseholdState
+  ) {
+    if pending == nil { pending = HouseholdState(emptyDeltaLike: state) }
+    pending![keyPath: slot].merge(part)
+    sequence += 1
+  }
+
+  /// Notes local writes made together, joined in `delta`.
+  mutating func noteWrites(_ delta: HouseholdState) {
+    if pending == nil { pending = delta } else { pending!.merge(delta) }
+    sequence += 1
+  }
+
+  /// Notes a merge that changed the state: `remote` is what was merged, as it was merged; its
+  /// changes are kept only when it is a keyed delta.
+  mutating func noteMerge(of remote: HouseholdState, from origin: ReplicaID?, recordCount: Int) {
+    seal(recordCount: recordCount)
+    sequence += 1
+    let keyed = remote.isKeyedDelta
+    append(
+      Entry(
+        through: sequence, origin: origin, delta: keyed ? remote : nil,
+        weight: keyed ? remote.changeWeight : 0), budget: budget(for: recordCount))
+  }
+
+  /// Makes the local writes not yet in an entry one, so that a later delta that starts after
+  /// them leaves them out.
+  ///
+  /// - Parameter recordCount: The state's, which bounds the log.
+  package mutating func seal(recordCount: Int) {
+    guard let pending else { return }
+    self.pending = nil
+    append(
+      Entry(through: sequence, origin: nil, delta: pending, weight: pending.changeWeight),
+      budget: budget(for: recordCount))
+  }
+
+  /// Gives up the changes held: the state changed by more than a keyed delta (a full state
+  /// merged, a journal replayed under it), so every peer is sent the whole state next.
+  mutating func forgetChanges() {
+    sequence += 1
+    floor = sequence
+    entries = []
+    pending = nil
+    weight = 0
+  }
+
+  /// The join of the changes after `start`, leaving out entries `recipient` brought, as a
+  /// delta of `state`'s household: empty when there are none. `nil` when the log no longer
+  /// holds every change after `start` that `recipient` lacks, or `start` is past the last.
+  ///
+  /// - Complexity: O(size of the entries after `start`).
+  package func delta(
+    after start: UInt64, for recipient: ReplicaID?, of state: HouseholdState
+  ) -> HouseholdState? {
+    guard start >= floor, start <= sequence else { return nil }
+    var delta = HouseholdState(emptyDeltaLike: state)
+    for entry in entries.reversed() {
+      guard entry.through > start else { break }
+      if recipient != nil && entry.origin == recipient { continue }
+      guard let changes = entry.delta else { return nil }
+      delta.merge(changes)
+    }
+    if let pending, start < sequence { delta.merge(pending) }
+    return delta
+  }
+
+  private mutating func append(_ entry: Entry, budget: Int) {
+    entries.append(entry)
+    weight += entry.weight
+    while weight > budget, let oldest = entries.first {
+      entries.removeFirst()
+      weight -= oldest.weight
+      floor = oldest.through
+    }
+    guard entries.count > maximumEntries else { return }
+    // Joining the lightest neighbours costs least and keeps the rest of the history as fine as
+    // it was.
+    let lightest = entries.indices.dropLast().min {
+      entries[$0].weight + entries[$0 + 1].weight < entries[$1].weight + entries[$1 + 1].weight
+    }!
+    let earlier = entries.remove(at: lightest)
+    if let changes = earlier.delta, entries[lightest].delta != nil {
+      entries[lightest].delta!.merge(changes)
+    } else {
+      entries[lightest].delta = nil
+    }
+    entries[lightest].weight += earlier.weight
+    if entries[lightest].origin != earlier.origin { entries[lightest].origin = nil }
+  }
+}
+
+extension HouseholdState {
+  /// Whether every map of this state is a delta that names the keys it retires (see
+  /// ``HouseholdReplica/takeLocalDelta()``): a join of writes, which any replica may merge.
+  package var isKeyedDelta: Bool {
+    struct Keyed: HouseholdMapVisitor {
+      let state: HouseholdState
+      var all = true
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        all = all && state[keyPath: map.records].kernel.isKeyedDelta
+      }
+    }
+    var keyed = Keyed(state: self)
+    Self.forEachMap(&keyed)
+    return keyed.all && categoryMoves?.kernel.isKeyedDelta != false
+  }
+
+  /// The keys this state holds or, as a delta, names as retired, in every map: what keeping,
+  /// sending and merging it costs.
+  var changeWeight: Int {
+    struct Weigh: HouseholdMapVisitor {
+      let state: HouseholdState
+      var total = 0
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        let kernel = state[keyPath: map.records].kernel
+        total += kernel.entries.count + (kernel.retiredKeys?.count ?? 0)
+      }
+    }
+    var weigh = Weigh(state: self)
+    Self.forEachMap(&weigh)
+    return weigh.total + (categoryMoves?.count ?? 0)
+  }
+}

@@ -1,0 +1,227 @@
+import CRDTTestSupport
+import ForagerSync
+import SemanticCRDT
+import SharedSupport
+import Testing
+
+/// Devices that sync only by ``SyncSession`` messages, as bytes, over a network that loses,
+/// repeats and reorders them, while they edit and are restored from old backups as new
+/// incarnations.
+///
+/// At every delivery, settling included, merging a delta must give what merging the sender's
+/// whole state at the time it sent would have given: a delta that leaves out a change the receiver lacks, or
+/// retires a write without the one that superseded it, fails here, at the step. At the end the
+/// devices exchange messages until none carries a change: they must be equal, hold the join of
+/// every device's state, and then send each other empty deltas.
+@Suite("Sync session properties")
+struct SyncSessionPropertyTests {
+  enum Step: CustomStringConvertible, Sendable {
+    case edit(device: Int, HouseholdModel.Operation)
+    /// `from` makes its message for `to` and puts it on the network.
+    case send(from: Int, to: Int)
+    /// The network delivers the message in flight at `pick` (modulo their number), keeping a
+    /// copy in flight when `duplicate` is set.
+    case deliver(pick: Int, duplicate: Bool)
+    case drop(pick: Int)
+    /// The device keeps its state as a backup.
+    case backup(device: Int)
+    /// The device comes back from its backup (or its first state) as a new incarnation, with
+    /// new sessions.
+    case restore(device: Int)
+    /// The device's change log becomes tiny, so that its entries are joined and dropped and
+    /// peers behind what it keeps are sent full states.
+    case shrinkLog(device: Int)
+
+    var description: String {
+      switch self {
+      case .edit(let device, let operation): "d\(device): \(operation)"
+      case .send(let from, let to): "d\(from) → d\(to)"
+      case .deliver(let pick, let duplicate): "deliver #\(pick)\(duplicate ? ", keep a copy" : "")"
+      case .drop(let pick): "drop #\(pick)"
+      case .backup(let device): "d\(device): backup"
+      case .restore(let device): "d\(device): restore from backup"
+      case .shrinkLog(let device): "d\(device): shrink the change log"
+      }
+    }
+  }
+
+  static let devices = 3
+
+  /// Seeds that once failed: a merge that kept its own writes of a key reported the key as
+  /// changed, so the change log noted a change, and three devices passed one delta around for
+  /// ever (with this generator, shrunk to: d1 uses "salt", d2 → d1, d2 imports the legacy
+  /// export; then settling never ends).
+  static let regressionSeeds: [UInt64] = [2_147_669_043_550_624_852]
+
+  static func generate(_ random: inout SplitMix64) -> [Step] {
+    (0..<random.int(in: 10...90)).map { _ in
+      let device = random.int(in: 0..<devices)
+      switch random.int(in: 0..<100) {
+      case 0..<35: return .edit(device: device, HouseholdModel.randomOperation(using: &random))
+      case 35..<65:
+        var to = random.int(in: 0..<(devices - 1))
+        if to >= device { to += 1 }
+        return .send(from: device, to: to)
+      case 65..<88: return .deliver(pick: random.int(in: 0...7), duplicate: random.chance(0.2))
+      case 88..<93: return .drop(pick: random.int(in: 0...7))
+      case 93..<96: return .backup(device: device)
+      case 96..<98: return .shrinkLog(device: device)
+      default: return .restore(device: device)
+      }
+    }
+  }
+
+  struct Device {
+    var replica: HouseholdReplica
+    var sessions: [Int: SyncSession] = [:]
+    var backup: HouseholdState
+    var incarnations = 0
+    var tinyLog = false
+    let index: Int
+
+    init(_ index: Int) {
+      self.index = index
+      backup = HouseholdModel.initialState
+      replica = Self.incarnation(index, 0, of: backup)
+    }
+
+    static func incarnation(_ index: Int, _ number: Int, of state: HouseholdState)
+      -> HouseholdReplica
+    {
+      let latest = state.greatestTimestamp
+      return HouseholdReplica(
+        state: state, member: HouseholdModel.member,
+        clock: HybridClock(
+          replica: ReplicaID("d\(index)-\(number)"), wallClock: .fixed(1_000 + UInt64(index)),
+          latest: latest.map { ($0.wallMilliseconds, $0.logical) }))
+    }
+
+    mutating func restore() {
+      incarnations += 1
+      replica = Self.incarnation(index, incarnations, of: backup)
+      sessions = [:]
+      if tinyLog { shrinkLog() }
+    }
+
+    mutating func shrinkLog() {
+      tinyLog = true
+      replica.changeLog.minimumBudget = 4
+      replica.changeLog.maximumEntries = 2
+    }
+
+    /// Makes this device's message for `peer`.
+    mutating func message(for peer: Int) -> SyncMessage {
+      sessions[peer, default: SyncSession()].message(from: &replica)
+    }
+
+    /// Receives `bytes` from `peer`: whether the message was merged.
+    mutating func receive(_ bytes: [UInt8], from peer: Int) throws -> Bool {
+      let message = try SyncMessage(decoding: bytes)
+      return try sessions[peer, default: SyncSession()].receive(
+        message, into: &replica, policy: .allowingAnyRemoval) != nil
+    }
+  }
+
+  struct InFlight {
+    let from: Int
+    let to: Int
+    let bytes: [UInt8]
+    /// The sender's whole state when it sent: what merging the message must amount to.
+    let senderState: HouseholdState
+  }
+
+  static func check(_ steps: [Step]) -> String? {
+    var devices = (0..<Self.devices).map(Device.init)
+    var network: [InFlight] = []
+    do {
+      for (number, step) in steps.enumerated() {
+        switch step {
+        case .edit(let device, let operation):
+          HouseholdModel.perform(operation, on: &devices[device].replica)
+        case .send(let from, let to):
+          let message = devices[from].message(for: to)
+          network.append(
+            InFlight(
+              from: from, to: to, bytes: message.encoded(),
+              senderState: devices[from].replica.state))
+        case .deliver(let pick, let duplicate):
+          guard !network.isEmpty else { continue }
+          let index = pick % network.count
+          let sent = duplicate ? network[index] : network.remove(at: index)
+          if let problem = try deliver(sent, to: &devices) {
+            return "step \(number + 1) (\(step)): \(problem)"
+          }
+        case .drop(let pick):
+          if !network.isEmpty { network.remove(at: pick % network.count) }
+        case .backup(let device):
+          devices[device].backup = devices[device].replica.state
+        case .restore(let device):
+          devices[device].restore()
+        case .shrinkLog(let device):
+          devices[device].shrinkLog()
+        }
+      }
+      return try settle(&devices)
+    } catch {
+      return "threw \(error)"
+    }
+  }
+
+  /// Delivers `sent`: what is wrong with what the receiver did, if anything.
+  static func deliver(_ sent: InFlight, to devices: inout [Device]) throws -> String? {
+    let before = devices[sent.to].replica.state
+    let merged = try devices[sent.to].receive(sent.bytes, from: sent.from)
+    let after = devices[sent.to].replica.state
+    if merged {
+      var expected = before
+      expected.merge(sent.senderState)
+      if after != expected { return "the merge is not the sender's whole state's" }
+    } else if after != before {
+      return "a discarded message changed the state"
+    }
+    return nil
+  }
+
+  /// Exchanges messages between every pair, delivered at once, until a round carries no
+  /// change; then checks the devices are equal, hold the join of what they held, and send
+  /// each other empty deltas.
+  static func settle(_ devices: inout [Device]) throws -> String? {
+    var joined = devices[0].replica.state
+    for device in devices.dropFirst() { joined.merge(device.replica.state) }
+    let pairs = devices.indices.flatMap { from in
+      devices.indices.filter { $0 != from }.map { (from, $0) }
+    }
+    for _ in 0..<(2 * devices.count + 2) {
+      var changed = false
+      for (from, to) in pairs {
+        let message = devices[from].message(for: to)
+        changed = changed || message.carriesChanges || !message.isDelta
+        let sent = InFlight(
+          from: from, to: to, bytes: message.encoded(), senderState: devices[from].replica.state)
+        if let problem = try deliver(sent, to: &devices) {
+          return "settling, d\(from) → d\(to): \(problem)"
+        }
+      }
+      if !changed { break }
+    }
+    guard devices.allSatisfy({ $0.replica.state == joined }) else {
+      return "after settling, the devices differ or lost what one held"
+    }
+    for (from, to) in pairs {
+      let message = devices[from].message(for: to)
+      guard message.isDelta, !message.carriesChanges else {
+        return "d\(from) → d\(to) still sends \(message.isDelta ? "changes" : "a full state")"
+      }
+    }
+    return nil
+  }
+
+  @Test func sessionsOverALossyNetworkMergeWhatFullStatesWouldAndSettleToEmptyDeltas() {
+    if let failure = checkProperty(
+      "sync sessions", iterations: 300, regressionSeeds: Self.regressionSeeds,
+      generate: Self.generate, check: Self.check)
+    {
+      Issue.record("\(failure)")
+    }
+  }
+}
