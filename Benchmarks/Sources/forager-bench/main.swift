@@ -49,7 +49,8 @@ let sizes = mode == "smoke" ? [100] : [1_000, 10_000, 100_000]
 let mixedSizes = mode == "smoke" ? [100] : (mode == "quick" ? [100_000] : [1_000, 10_000, 100_000])
 let benchmarks =
   (SetBenchmarks.all(sizes: sizes) + HouseholdBenchmarks.all(sizes: sizes)
-  + CodecBenchmarks.all(sizes: sizes, mixedSizes: mixedSizes) + StoreBenchmarks.all(sizes: sizes))
+  + CodecBenchmarks.all(sizes: sizes, mixedSizes: mixedSizes) + StoreBenchmarks.all(sizes: sizes)
+  + SyncBenchmarks.all(sizes: sizes))
   .filter { filter == nil || $0.name.contains(filter!) }
 
 if listOnly {
@@ -173,6 +174,21 @@ if let open = row("store.open.journal"), let load = row("codec.load") {
   target(
     "store.open.journal (1,000 edits) ≤ 1.2× codec.load",
     Double(open.median_ns) / Double(max(load.median_ns, 1)), limit: 1.2, atMost: true, unit: "×")
+}
+target(
+  "sync.message (the delta of 100 edits) ≤ 1 ms", milliseconds("sync.message"), limit: 1,
+  atMost: true, unit: "ms")
+target("sync.receive ≤ 1 ms", milliseconds("sync.receive"), limit: 1, atMost: true, unit: "ms")
+for name in ["sync.message", "sync.message.fields"] {
+  if let bytes = row(name)?.bytes {
+    target("\(name) ≤ 4 KB", Double(bytes) / 1024, limit: 4, atMost: true, unit: "KiB")
+  }
+}
+if let bytes = row("sync.message.equal")?.bytes {
+  // A message without a state: sender, recipient, household and three numbers.
+  target(
+    "sync.message.equal carries no state (≤ 256 bytes)", Double(bytes), limit: 256,
+    atMost: true, unit: "bytes")
 }
 target(
   "household.receive ≤ 300 ms", milliseconds("household.receive"), limit: 300, atMost: true,

@@ -1,0 +1,75 @@
+import ForagerSync
+import SemanticCRDT
+
+/// A sync session at n categories: the message a phone sends a tablet that has acknowledged
+/// everything before 100 edits, its bytes, the tablet receiving it, and the message between
+/// equal states.
+enum SyncBenchmarks {
+  /// The phone and its session with the tablet after a full exchange (the tablet has
+  /// acknowledged every change the phone had), then `edits` on the phone.
+  static func acknowledged(_ n: Int, then edits: (inout HouseholdReplica) -> Void)
+    -> (HouseholdReplica, SyncSession)
+  {
+    var phone = HouseholdBenchmarks.categories(0..<n, by: "bench-phone")
+    var tablet = HouseholdBenchmarks.tablet(n)
+    var phoneSide = SyncSession()
+    var tabletSide = SyncSession()
+    try! tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    try! phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    edits(&phone)
+    return (phone, phoneSide)
+  }
+
+  /// The 100 edits of `delta.size`: 50 renames that move a category to a new key and 50
+  /// creations, each a whole record.
+  static func renamesAndCreations(_ n: Int) -> (inout HouseholdReplica) -> Void {
+    { phone in
+      for index in 0..<50 {
+        try! phone.renameCategory(
+          CategoryKey(normalizing: "Category \(index * (n / 50))"), to: "Renamed \(index)")
+        try! phone.getOrCreateCategory(displayName: "New \(index)")
+      }
+    }
+  }
+
+  /// 100 edits of one field of existing records, as the peers' edits are.
+  static func fieldEdits(_ n: Int) -> (inout HouseholdReplica) -> Void {
+    { phone in
+      for index in 0..<100 {
+        try! phone.setSortOrder(
+          index, ofCategory: CategoryKey(normalizing: "Category \(index * (n / 100))"))
+      }
+    }
+  }
+
+  static func all(sizes: [Int]) -> [Benchmark] {
+    sizes.flatMap { n -> [Benchmark] in
+      let edited = Lazy { acknowledged(n, then: renamesAndCreations(n)) }
+      let fieldsEdited = Lazy { acknowledged(n, then: fieldEdits(n)) }
+      let equal = Lazy { acknowledged(n) { _ in } }
+      let message = Lazy {
+        var (phone, session) = edited.value
+        return session.message(from: &phone)
+      }
+      func messageRow(_ name: String, _ pair: Lazy<(HouseholdReplica, SyncSession)>) -> Benchmark {
+        Benchmark(
+          name, n: n, prepare: { (Unique(pair.value.0), pair.value.1) },
+          bytes: { input in input.0.update { input.1.message(from: &$0).encoded().count } }
+        ) { input in
+          blackHole(input.0.update { input.1.message(from: &$0) })
+        }
+      }
+      return [
+        messageRow("sync.message", edited),
+        messageRow("sync.message.fields", fieldsEdited),
+        messageRow("sync.message.equal", equal),
+        Benchmark(
+          "sync.receive", n: n, prepare: { (Unique(HouseholdBenchmarks.tablet(n)), message.value) }
+        ) { input in
+          var session = SyncSession()
+          blackHole(input.0.update { try! session.receive(input.1, into: &$0) })
+        },
+      ]
+    }
+  }
+}
