@@ -1,10 +1,12 @@
 import SemanticCRDT
 
 extension CausalContext: JSONCodable {
+  /// Writes `{replica: [[first, last], …], …}`, replicas in id order; while the writer numbers
+  /// replicas, each key is the replica's number.
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     for replica in replicas.keys.sorted() {
-      writer.key(replica.rawValue)
+      writer.key(replica)
       writer.beginArray()
       for range in replicas[replica]!.ranges {
         writer.beginArray()
@@ -19,8 +21,8 @@ extension CausalContext: JSONCodable {
 
   public init(from reader: inout JSONReader) throws(JSONError) {
     var replicas: [ReplicaID: CounterSet] = [:]
-    try reader.readDynamicObject { reader, replica throws(JSONError) in
-      guard !replica.isEmpty else { throw reader.error(.invalidValue("a replica id is empty")) }
+    try reader.readDynamicObject { reader, key throws(JSONError) in
+      let replica = try reader.replica(key: key)
       var ranges: [ClosedRange<UInt64>] = []
       try reader.readArray { reader throws(JSONError) in
         let start = reader.offset
@@ -40,7 +42,7 @@ extension CausalContext: JSONCodable {
       guard !ranges.isEmpty else {
         throw reader.error(.invalidValue("replica \(replica) has no intervals"))
       }
-      replicas[ReplicaID(replica)] = CounterSet(ranges)
+      replicas[replica] = CounterSet(ranges)
       guard replicas.count <= CausalContext.maximumReplicas else {
         throw reader.error(
           .invalidValue(

@@ -1,3 +1,5 @@
+import SemanticCRDT
+
 // Inlining: the reader's and writer's per-byte and per-value methods are @inlinable so that
 // a codec in another module (a household record's) compiles them into its own loop, and the
 // generic ones specialize for its types, rather than paying a call per byte across the module
@@ -24,6 +26,8 @@ public struct JSONReader: ~Copyable {
   @usableFromInline var depth = 0
   /// Whether long arrays may be read on a second core: the caller's choice.
   @usableFromInline let cores: Cores
+  /// While replicas are numbered (``numberingReplicas(_:_:)``), the replica of each number.
+  @usableFromInline var replicaTable: [ReplicaID]?
 
   /// The deepest nesting of arrays and objects accepted. Deeper input is refused before it can
   /// exhaust the stack.
@@ -81,6 +85,27 @@ public struct JSONReader: ~Copyable {
     let result = try body(&reader)
     try reader.finish()
     return result
+  }
+
+  /// Runs `body` reading each replica id as a number, its index in `table`, as a writer that
+  /// numbered replicas (``JSONWriter/numberReplicas()``) wrote them.
+  public mutating func numberingReplicas<Result>(
+    _ table: [ReplicaID], _ body: (inout JSONReader) throws(JSONError) -> Result
+  ) throws(JSONError) -> Result {
+    let outer = replicaTable
+    replicaTable = table
+    defer { replicaTable = outer }
+    return try body(&self)
+  }
+
+  /// The replica numbered `number` in the table being read with; an error when there is none.
+  public func replica(numbered number: UInt64, in table: [ReplicaID]) throws(JSONError)
+    -> ReplicaID
+  {
+    guard number < UInt64(table.count) else {
+      throw error(.invalidValue("replica \(number) is not in the table of \(table.count)"))
+    }
+    return table[Int(number)]
   }
 
   /// Requires that only whitespace remains.

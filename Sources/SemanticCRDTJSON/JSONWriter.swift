@@ -1,3 +1,5 @@
+import SemanticCRDT
+
 // Inlining: the reader's and writer's per-byte and per-value methods are @inlinable so that
 // a codec in another module (a household record's) compiles them into its own loop, and the
 // generic ones specialize for its types, rather than paying a call per byte across the module
@@ -15,6 +17,10 @@
 public struct JSONWriter: Sendable {
   @usableFromInline var storage: [UInt8]
   @usableFromInline var needsSeparator = false
+  /// While replicas are numbered (``numberReplicas()``), each replica's number.
+  @usableFromInline var replicaNumbers: [ReplicaID: Int]?
+  /// The replicas numbered so far, in the order of their numbers.
+  public private(set) var numberedReplicas: [ReplicaID] = []
 
   /// Creates a writer whose buffer starts with room for `capacity` bytes.
   public init(capacity: Int = 4096) {
@@ -45,6 +51,35 @@ public struct JSONWriter: Sendable {
     var writer = JSONWriter(capacity: capacity)
     value.write(to: &writer)
     return writer.storage
+  }
+
+  /// From now on writes each replica id as a number, its index in ``numberedReplicas``, so
+  /// that a document names each replica once: in a table its reader is given
+  /// (``JSONReader/numberingReplicas(_:_:)``).
+  public mutating func numberReplicas() {
+    if replicaNumbers == nil { replicaNumbers = [:] }
+  }
+
+  /// The number of `replica` while replicas are numbered, given it on first sight; `nil` when
+  /// they are not.
+  @inlinable
+  public mutating func number(of replica: ReplicaID) -> Int? {
+    guard replicaNumbers != nil else { return nil }
+    if let number = replicaNumbers![replica] { return number }
+    let number = numberedReplicas.count
+    replicaNumbers![replica] = number
+    appendNumbered(replica)
+    return number
+  }
+
+  @usableFromInline
+  mutating func appendNumbered(_ replica: ReplicaID) { numberedReplicas.append(replica) }
+
+  /// Writes `json`, one whole JSON value another writer wrote, as the next value.
+  public mutating func encodedValue(_ json: [UInt8]) {
+    separate()
+    storage.append(contentsOf: json)
+    needsSeparator = true
   }
 
   // MARK: Structure

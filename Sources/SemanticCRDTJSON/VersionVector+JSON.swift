@@ -4,7 +4,7 @@ extension VersionVector: JSONCodable {
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     for replica in counters.keys.sorted() {
-      writer.key(replica.rawValue)
+      writer.key(replica)
       writer.unsigned(counters[replica]!)
     }
     writer.endObject()
@@ -12,15 +12,16 @@ extension VersionVector: JSONCodable {
 
   public init(from reader: inout JSONReader) throws(JSONError) {
     var counters: [ReplicaID: UInt64] = [:]
-    try reader.readDynamicObject { reader, replica throws(JSONError) in
+    try reader.readDynamicObject { reader, key throws(JSONError) in
+      let replica = try reader.replica(key: key)
       let counter = try UInt64(from: &reader)
-      guard !replica.isEmpty, counter > 0, counter <= Dot.maximumCounter else {
+      guard counter > 0, counter <= Dot.maximumCounter else {
         throw reader.error(
           .invalidValue(
             "Version vector entries need a non-empty replica and a counter in 1…\(Dot.maximumCounter)"
           ))
       }
-      counters[ReplicaID(replica)] = counter
+      counters[replica] = counter
       guard counters.count <= CausalContext.maximumReplicas else {
         throw reader.error(
           .invalidValue(

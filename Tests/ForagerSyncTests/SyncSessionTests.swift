@@ -188,10 +188,20 @@ import Testing
     #expect(
       refusal(text, maximumSize: bytes.count - 1)
         == .tooLarge(size: bytes.count, limit: bytes.count - 1))
+    // The table of replicas moved after the state, which is read by it.
+    let table = try #require(
+      text.range(of: #","replicas":\[[^\]]*\]"#, options: .regularExpression))
+    let tableLast = text.replacingCharacters(in: table, with: "").dropLast() + text[table] + "}"
+    #expect(try SyncMessage(decoding: Array(text.utf8)).sender == "phone")
     for broken in [
       String(text.dropLast(7)),  // truncated
-      text.replacingOccurrences(of: #""sender":"phone""#, with: #""sender":null"#),
-      text.replacingOccurrences(of: #""sender":"phone""#, with: #""sender":"""#),
+      text.replacingOccurrences(of: #""sender":0"#, with: #""sender":null"#),
+      text.replacingOccurrences(of: #""sender":0"#, with: #""sender":"phone""#),
+      text.replacingOccurrences(of: #""sender":0"#, with: #""sender":9"#),  // not in the table
+      text.replacingOccurrences(of: #""replicas":["phone""#, with: #""replicas":["phone","phone""#),
+      text.replacingOccurrences(of: #"[[0,"#, with: #"[[9,"#),  // a dot of no replica listed
+      text.replacingOccurrences(of: #"{"0":"#, with: #"{"00":"#),  // a context's key respelled
+      String(tableLast),
       text.replacingOccurrences(of: #""through":"#, with: #""since":1,"through":"#),
       text.replacingOccurrences(of: #""format":2,"#, with: #""acknowledged":1,"format":2,"#),
       text.replacingOccurrences(of: #""through":"#, with: #""through":-"#),

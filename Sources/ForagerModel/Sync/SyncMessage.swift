@@ -59,26 +59,36 @@ extension SyncMessage {
   public static let defaultMaximumSize = 64 << 20
 
   enum Field: String, CaseIterable, Sendable {
-    case acknowledged, format, household, recipient, sender, since, state, through
+    case acknowledged, format, household, recipient, replicas, sender, since, state, through
   }
 
   static let fields = JSONFields<Field>(optional: [.acknowledged, .recipient, .since, .state])
 
   /// The message as JSON, members in name order and those that are `nil` left out:
-  /// `{"acknowledged":4,"format":2,"household":…,"recipient":…,"sender":…,"since":7,
-  /// "state":…,"through":9}`.
+  /// `{"acknowledged":4,"format":2,"household":…,"recipient":1,"replicas":["phone","tablet",…],
+  /// "sender":0,"since":7,"state":…,"through":9}`. Each replica is named once, in `replicas`;
+  /// the sender, the recipient and every replica in the state are numbers, indexes into it.
   ///
   /// - Complexity: O(size of the state).
   public func encoded() -> [UInt8] {
-    var writer = JSONWriter()
+    var numbering = JSONWriter()
+    numbering.numberReplicas()
+    let senderNumber = numbering.number(of: sender)!
+    let recipientNumber = recipient.map { numbering.number(of: $0)! }
+    state?.write(to: &numbering)
+    var writer = JSONWriter(capacity: numbering.count + 256)
     writer.beginObject()
     if let acknowledged { writer.field("acknowledged", acknowledged) }
     writer.field("format", Self.currentFormat)
     writer.field("household", household)
-    if let recipient { writer.field("recipient", recipient) }
-    writer.field("sender", sender)
+    if let recipientNumber { writer.field("recipient", recipientNumber) }
+    writer.field("replicas", numbering.numberedReplicas)
+    writer.field("sender", senderNumber)
     if let since { writer.field("since", since) }
-    if let state { writer.field("state", state) }
+    if state != nil {
+      writer.key("state")
+      writer.encodedValue(numbering.bytes)
+    }
     writer.field("through", through)
     writer.endObject()
     return writer.bytes
@@ -122,8 +132,9 @@ extension SyncMessage {
     let start = reader.offset
     var acknowledged: UInt64?
     var household: HouseholdID?
-    var recipient: ReplicaID?
-    var sender: ReplicaID?
+    var recipient: UInt64?
+    var replicas: [ReplicaID]?
+    var sender: UInt64?
     var since: UInt64?
     var state: HouseholdState?
     var through: UInt64?
@@ -139,16 +150,33 @@ extension SyncMessage {
       case .acknowledged: try reader.read(into: &acknowledged)
       case .household: try reader.read(into: &household)
       case .recipient: try reader.read(into: &recipient)
+      case .replicas:
+        let start = reader.offset
+        try reader.read(into: &replicas)
+        guard Set(replicas!).count == replicas!.count else {
+          throw JSONError(.invalidValue("the table names a replica twice"), at: start)
+        }
       case .sender: try reader.read(into: &sender)
       case .since: try reader.read(into: &since)
-      case .state: try reader.read(into: &state)
+      case .state:
+        // The table comes first (members are in name order), so the state can be read by it.
+        guard let table = replicas else {
+          throw reader.error(.invalidValue("the state comes before the table of replicas"))
+        }
+        try reader.numberingReplicas(table) { reader throws(JSONError) in
+          try reader.read(into: &state)
+        }
       case .through: try reader.read(into: &through)
       }
     }
     // The required members are each filled.
+    let table = replicas!
     let message = SyncMessage(
-      household: household!, sender: sender!, through: through!, since: since,
-      recipient: recipient, acknowledged: acknowledged, state: state)
+      household: household!, sender: try reader.replica(numbered: sender!, in: table),
+      through: through!, since: since,
+      recipient: try recipient.map { number throws(JSONError) in
+        try reader.replica(numbered: number, in: table)
+      }, acknowledged: acknowledged, state: state)
     if let problem = message.inconsistency {
       throw JSONError(.invalidValue(problem), at: start)
     }
