@@ -77,6 +77,8 @@ public actor HouseholdStore {
   private var listeners: [Int: AsyncStream<HouseholdChange>.Continuation] = [:]
   private var nextListener = 0
   private var sessions: [String: SyncSession] = [:]
+  /// Where the replica stands in each shared folder it synced through, by the folder's path.
+  package var folderProgress: [String: FolderProgress] = [:]
 
   /// Opens the replica file at `fileURL`, or creates it as `firstLaunch` says when there is
   /// none. Runs off the caller's executor.
@@ -196,6 +198,17 @@ extension HouseholdStore {
 }
 
 // MARK: - Sync sessions
+
+extension HouseholdStore {
+  /// Runs `body` on the replica in place, for a transport that marks what it published in the
+  /// replica's change log. `body` must not change the state: what changes it goes through
+  /// ``edit(_:)`` or ``merge(_:policy:)``, which announce and save it.
+  package func withReplica<Result>(
+    _ body: (inout HouseholdReplica) throws(StoreError) -> Result
+  ) throws(StoreError) -> Result {
+    try body(&replica)
+  }
+}
 
 extension HouseholdStore {
   /// The message to send `peer` now (``SyncSession/message(from:)``): a delta since what its

@@ -54,8 +54,11 @@ public enum ReplicaJournal {
 
   /// The journal of the replica file `snapshot`: the same name with `.journal` after it.
   public static func url(of snapshot: URL) -> URL {
-    snapshot.appendingPathExtension("journal")
+    URL(fileURLWithPath: snapshot.path + fileSuffix, isDirectory: false)
   }
+
+  /// What a journal's name adds to its file's.
+  public static let fileSuffix = ".journal"
 
   // MARK: Writing
 
@@ -90,15 +93,24 @@ public enum ReplicaJournal {
     public var byteCount: Int
   }
 
-  /// Reads a journal's bytes.
+  /// Reads a journal's bytes, from the line that starts at `start` (the first, by default).
   ///
-  /// - Parameter file: The journal, named in errors.
+  /// - Parameters:
+  ///   - file: The journal, named in errors.
+  ///   - start: Where a line starts (``startsLine(at:in:)``); anywhere else is refused.
   /// - Throws: ``StoreError`` naming the journal and the byte where a line is damaged, of a
   ///   newer format, or out of order (each line's sequence must be greater than the last's).
-  /// - Complexity: O(size of the journal).
-  public static func decode(_ bytes: [UInt8], file: URL) throws(StoreError) -> Contents {
+  /// - Complexity: O(size of the journal after `start`).
+  public static func decode(_ bytes: [UInt8], file: URL, from start: Int = 0)
+    throws(StoreError) -> Contents
+  {
+    guard startsLine(at: start, in: bytes) else {
+      throw StoreError(
+        file: file,
+        problem: .malformed(JSONError(.invalidValue("no line starts at byte \(start)"), at: 0)))
+    }
     var entries: [JournalEntry] = []
-    var lineStart = 0
+    var lineStart = start
     try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
       while let newline = buffer[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
         let entry = try decodeLine(buffer, lineStart..<newline, file: file)
@@ -119,6 +131,22 @@ public enum ReplicaJournal {
   }
 
   /// The members of a line and of its entry.
+  /// Whether a line of `bytes` starts at `offset`: at the start, or just after a newline.
+  public static func startsLine(at offset: Int, in bytes: [UInt8]) -> Bool {
+    offset == 0 || (offset > 0 && offset <= bytes.count && bytes[offset - 1] == UInt8(ascii: "\n"))
+  }
+
+  /// The journal's first entry, or `nil` when it has no whole line: what a reader that has
+  /// read the rest before checks to know the journal is still the one it read.
+  ///
+  /// - Complexity: O(size of the first line).
+  public static func firstEntry(of bytes: [UInt8], file: URL) throws(StoreError) -> JournalEntry? {
+    guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+    return try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
+      try decodeLine(buffer, 0..<newline, file: file)
+    }
+  }
+
   enum LineField: String, CaseIterable, Sendable { case checksum, entry, format }
   enum EntryField: String, CaseIterable, Sendable { case clock, delta, replica, sequence }
   static let entryFields = JSONFields<EntryField>()

@@ -103,8 +103,14 @@ public struct ReplicaStore: Sendable {
   /// The journal's contents as stored, or `nil` when there is none. Changes nothing: a torn
   /// last line is reported (``ReplicaJournal/Contents/droppedTornLine``), not cut.
   public func readJournal() throws(StoreError) -> ReplicaJournal.Contents? {
-    guard let bytes = try bytes(of: journalURL) else { return nil }
+    guard let bytes = try journalBytes() else { return nil }
     return try ReplicaJournal.decode(bytes, file: journalURL)
+  }
+
+  /// The journal's bytes as stored, read within ``maximumFileSize``, or `nil` when there is
+  /// none: for a reader that decodes only the lines it has not read.
+  public func journalBytes() throws(StoreError) -> [UInt8]? {
+    try bytes(of: journalURL)
   }
 
   /// The bytes of `file` (the snapshot or the journal), read within ``maximumFileSize``, or
@@ -247,6 +253,15 @@ public struct ReplicaStore: Sendable {
     var store = ReplicaStore(
       fileURL: fileURL, maximumFileSize: maximumFileSize, loadingCores: loadingCores)
     store.carriedFields = carriedFields
+    return store
+  }
+
+  /// This store, knowing what it knows of its files, with its file named by another URL (the
+  /// one a file coordinator hands out for the same file).
+  package func reached(at fileURL: URL) -> ReplicaStore {
+    var store = relocated(to: fileURL)
+    store.compaction = compaction
+    store.position = position
     return store
   }
 

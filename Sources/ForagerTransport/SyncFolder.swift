@@ -56,6 +56,10 @@ public struct SyncFolder: Sendable {
 public struct FolderSyncOutcome: Equatable, Sendable {
   /// The peer files merged, by name.
   public var merged: [String] = []
+  /// Of ``merged``, the files whose snapshot was read whole: a peer not read before in this
+  /// launch, or one that wrote a new snapshot since. The others were read by the lines their
+  /// journals gained.
+  public var readWhole: [String] = []
   /// The entries not merged, each with why. Skipping loses nothing: the next sync reads them
   /// again.
   public var skipped: [SyncFolder.Skip] = []
@@ -64,17 +68,32 @@ public struct FolderSyncOutcome: Equatable, Sendable {
   public var conflictedCopies: [String] = []
   /// This device's file in the folder, written at the end.
   public var wrote = ""
+  /// How this device's changes went into the folder: a journal line, a snapshot, or `nil`
+  /// when nothing had changed since the last sync.
+  public var published: JournalWrite?
 
   public init() {}
 }
 
 extension SyncFolder {
   /// Merges every readable replica file of `household` in the folder with `merge`, in name
-  /// order, skipping this device's own file and every entry that is not one to merge now.
+  /// order, skipping this device's own file and every entry that is not one to merge now: each
+  /// peer's snapshot and journal, read whole.
   ///
   /// - Throws: ``SyncFolderError/notAFolder(_:)`` when the folder is missing or a file.
   public func mergePeerFiles(
     of household: HouseholdID, with merge: (HouseholdState) throws(HouseholdError) -> Void
+  ) throws(SyncFolderError) -> FolderSyncOutcome {
+    var progress = FolderProgress()
+    return try mergePeerFiles(of: household, progress: &progress, with: merge)
+  }
+
+  /// ``mergePeerFiles(of:with:)`` from where `progress` stands: a peer whose journal still
+  /// follows the snapshot merged before is read by the lines it gained since; any other by its
+  /// snapshot and journal. Each peer's new changes are merged with one call of `merge`.
+  public func mergePeerFiles(
+    of household: HouseholdID, progress: inout FolderProgress,
+    with merge: (HouseholdState) throws(HouseholdError) -> Void
   ) throws(SyncFolderError) -> FolderSyncOutcome {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
@@ -85,59 +104,128 @@ extension SyncFolder {
     for entry in entries where entry != ownFileName && entry.contains(".forager") {
       // A save or download in progress, ours or the service's: not a skip worth telling.
       if Self.isTemporary(entry) { continue }
+      // A journal is read with its replica file.
+      if entry.hasSuffix(Self.fileSuffix + ReplicaJournal.fileSuffix) { continue }
       if let reason = Skip.Reason(entry: entry) {
         outcome.skipped.append(Skip(entry: entry, reason: reason))
         continue
       }
-      let contents: ReplicaFileContents
+      let news: PeerNews
       do {
-        contents = try read(entry)
+        news = try read(entry, after: progress.peers[entry])
       } catch {
         outcome.skipped.append(Skip(entry: entry, reason: .unreadable(error)))
         continue
       }
-      guard contents.state.householdID == household else {
+      guard news.changes.householdID == household else {
         outcome.skipped.append(
-          Skip(entry: entry, reason: .otherHousehold(contents.state.householdID)))
+          Skip(entry: entry, reason: .otherHousehold(news.changes.householdID)))
         continue
       }
       do {
-        try merge(contents.state)
+        try merge(news.changes)
       } catch {
+        // Read whole next time: what was merged of it before stays merged.
+        progress.peers[entry] = nil
         outcome.skipped.append(Skip(entry: entry, reason: .refused(error)))
         continue
       }
+      progress.peers[entry] = news.cursor
       outcome.merged.append(entry)
+      if news.readWhole { outcome.readWhole.append(entry) }
       if entry.lowercased().contains("conflict") { outcome.conflictedCopies.append(entry) }
     }
     return outcome
   }
 
-  /// Reads a peer's file through the coordination.
-  private func read(_ entry: String) throws(StoreError) -> ReplicaFileContents {
+  /// What a peer's files hold that a replica at `cursor` has not merged.
+  struct PeerNews {
+    /// The snapshot joined with its journal's lines, or the journal's new lines joined.
+    var changes: HouseholdState
+    var cursor: FolderProgress.PeerCursor
+    var readWhole: Bool
+  }
+
+  /// Reads a peer's files through the coordination: only its journal's new lines when the
+  /// journal still follows the snapshot `cursor` merged, else its snapshot and journal.
+  private func read(_ entry: String, after cursor: FolderProgress.PeerCursor?)
+    throws(StoreError) -> PeerNews
+  {
     let file = url.appendingPathComponent(entry)
-    let contents: ReplicaFileContents?
-    do {
-      contents = try coordination.coordinateReading(file) { coordinated in
-        var store = ReplicaStore(fileURL: coordinated)
-        store.maximumFileSize = maximumFileSize
-        // Not this device's file: only temporary files no save can still be writing go.
-        store.removeAbandonedLeftovers()
-        return try store.read()
+    let journalFile = ReplicaJournal.url(of: file)
+    let journal = try coordinated(reading: journalFile) {
+      journal throws(StoreError) in
+      // The store of the file whose journal the coordinator named.
+      try store(
+        of: URL(
+          fileURLWithPath: String(journal.path.dropLast(ReplicaJournal.fileSuffix.count)),
+          isDirectory: false)
+      )
+      .journalBytes()
+    }
+    if let cursor, let journal, ReplicaJournal.startsLine(at: cursor.journalOffset, in: journal),
+      let first = try ReplicaJournal.firstEntry(of: journal, file: journalFile),
+      first.replica == cursor.snapshotReplica, first.sequence == cursor.snapshotSequence + 1
+    {
+      let lines = try ReplicaJournal.decode(
+        journal, file: journalFile, from: cursor.journalOffset)
+      var changes = HouseholdState(emptyDeltaLike: first.delta)
+      for line in lines.entries { changes.merge(line.delta) }
+      var moved = cursor
+      moved.journalOffset = lines.validLength
+      return PeerNews(changes: changes, cursor: moved, readWhole: false)
+    }
+    guard
+      let snapshot = try coordinated(
+        reading: file,
+        { file throws(StoreError) in
+          let store = store(of: file)
+          // Not this device's file: only temporary files no save can still be writing go.
+          store.removeAbandonedLeftovers()
+          return try store.read()
+        })
+    else {
+      throw StoreError(file: file, problem: .unreadable("it was removed while the folder was read"))
+    }
+    var changes = snapshot.state
+    var offset = 0
+    if let journal {
+      let lines = try ReplicaJournal.decode(journal, file: journalFile)
+      for line in lines.entries where line.sequence > snapshot.journalSequence {
+        changes.merge(line.delta)
       }
+      offset = lines.validLength
+    }
+    return PeerNews(
+      changes: changes,
+      cursor: FolderProgress.PeerCursor(
+        snapshotReplica: snapshot.replica, snapshotSequence: snapshot.journalSequence,
+        journalOffset: offset),
+      readWhole: true)
+  }
+
+  /// A store of a peer's `file`, reading within ``maximumFileSize``.
+  private func store(of file: URL) -> ReplicaStore {
+    var store = ReplicaStore(fileURL: file)
+    store.maximumFileSize = maximumFileSize
+    return store
+  }
+
+  /// Runs `body` with `file` (a peer's file or journal) read through the coordination.
+  private func coordinated<Result>(
+    reading file: URL, _ body: (URL) throws(StoreError) -> Result
+  ) throws(StoreError) -> Result {
+    do {
+      return try coordination.coordinateReading(file) { coordinated in try body(coordinated) }
     } catch let error as StoreError {
       throw error
     } catch {
       throw StoreError(file: file, problem: .unreadable(error.localizedDescription))
     }
-    guard let contents else {
-      throw StoreError(file: file, problem: .unreadable("it was removed while the folder was read"))
-    }
-    return contents
   }
 
   /// Writes `replica` as this device's file in the folder, atomically, through the
-  /// coordination.
+  /// coordination: a snapshot, its journal emptied.
   ///
   /// - Throws: ``StoreError`` naming the folder's file; the previous file stays.
   public func publish(_ replica: HouseholdReplica) throws(StoreError) {
@@ -147,14 +235,69 @@ extension SyncFolder {
   /// ``publish(_:)`` writing the envelope fields `store` carries (those of a file a newer
   /// build wrote) beside the replica.
   package func publish(_ replica: HouseholdReplica, like store: ReplicaStore) throws(StoreError) {
-    let file = url.appendingPathComponent(ownFileName)
-    do {
-      try coordination.coordinateWriting(file) { coordinated in
-        var target = store.relocated(to: coordinated)
+    var target = store
+    try writing { file throws(StoreError) in
+      target = target.relocated(to: file)
+      // Temporary files of this device's saves that were killed midway.
+      target.removeLeftovers()
+      try target.save(replica)
+    }
+  }
+
+  /// Publishes what `replica` changed since `progress` last published it, as one line
+  /// appended to this device's journal in the folder (fsynced), so that a sync service moves
+  /// what changed. A snapshot is written instead when this incarnation has published nothing
+  /// yet, when its change log no longer holds everything since (a full state merged, see
+  /// ``ForagerModel/SyncSession``), or when the journal is due for compaction; a line follows
+  /// it at once, so that readers know their journal belongs to it.
+  ///
+  /// A line is a join of writes, which any replica may merge whatever it has seen: readers
+  /// need no more than the lines they read.
+  ///
+  /// - Returns: What was written, or `nil` when nothing changed since the last publication.
+  /// - Throws: ``StoreError`` naming the folder's file or journal; what was published before
+  ///   stays, and the next publication writes a snapshot.
+  /// - Complexity: O(size of the changes) for a line; O(size of the state) for a snapshot.
+  @discardableResult
+  public func publish(_ replica: inout HouseholdReplica, progress: inout FolderProgress)
+    throws(StoreError) -> JournalWrite?
+  {
+    replica.changeLog.seal(recordCount: replica.state.recordCount)
+    let ownFile = url.appendingPathComponent(ownFileName)
+    let published = progress.publication
+    // Until this publication is done, the next starts with a snapshot.
+    progress.publication = nil
+    var store = published?.store ?? ReplicaStore(fileURL: ownFile)
+    var write: JournalWrite?
+    try writing { file throws(StoreError) in
+      var target = store.reached(at: file)
+      defer { store = target.reached(at: ownFile) }
+      if let published, published.incarnation == replica.replicaID,
+        let changes = replica.changeLog.delta(
+          after: published.through, for: nil, of: replica.state)
+      {
+        guard changes != HouseholdState(emptyDeltaLike: replica.state) else { return }
+        write = try target.append(changes, of: replica)
+      } else {
         // Temporary files of this device's saves that were killed midway.
         target.removeLeftovers()
         try target.save(replica)
+        write = .snapshot
       }
+      if write == .snapshot {
+        try target.append(HouseholdState(emptyDeltaLike: replica.state), of: replica)
+      }
+    }
+    progress.publication = FolderProgress.Publication(
+      incarnation: replica.replicaID, through: replica.changeLog.sequence, store: store)
+    return write
+  }
+
+  /// Runs `body` with this device's file in the folder, inside the coordination of a write.
+  private func writing(_ body: (URL) throws(StoreError) -> Void) throws(StoreError) {
+    let file = url.appendingPathComponent(ownFileName)
+    do {
+      try coordination.coordinateWriting(file) { coordinated in try body(coordinated) }
     } catch let error as StoreError {
       throw error
     } catch {
@@ -162,24 +305,22 @@ extension SyncFolder {
     }
   }
 
-  /// Merges the folder's peer files into `replica`, then publishes it.
+  /// Merges the folder's peer files into `replica`, then publishes it, whole.
   public func sync(_ replica: inout HouseholdReplica) throws(SyncFolderError) -> FolderSyncOutcome {
-    try sync(household: replica.householdID) { state throws(HouseholdError) in
-      try replica.merge(state)
-    } merged: {
-      replica
-    }
+    var progress = FolderProgress()
+    return try sync(&replica, progress: &progress)
   }
 
-  /// One sync: merges the peer files of `household` with `merge`, then publishes what `merged`
-  /// gives.
-  func sync(
-    household: HouseholdID, merge: (HouseholdState) throws(HouseholdError) -> Void,
-    merged: () -> HouseholdReplica
-  ) throws(SyncFolderError) -> FolderSyncOutcome {
-    var outcome = try mergePeerFiles(of: household, with: merge)
+  /// Merges what the folder's peer files gained since `progress` into `replica`, then
+  /// publishes what changed.
+  public func sync(_ replica: inout HouseholdReplica, progress: inout FolderProgress)
+    throws(SyncFolderError) -> FolderSyncOutcome
+  {
+    var outcome = try mergePeerFiles(of: replica.householdID, progress: &progress) {
+      state throws(HouseholdError) in try replica.merge(state)
+    }
     do {
-      try publish(merged())
+      outcome.published = try publish(&replica, progress: &progress)
     } catch {
       throw .publishFailed(error)
     }
@@ -189,15 +330,26 @@ extension SyncFolder {
 }
 
 extension HouseholdStore {
-  /// Merges the folder's peer files into this store's replica (each merge announced and saved
-  /// as ``merge(_:policy:)`` does), then publishes the replica as this device's file there.
-  /// Runs on the store, one sync or edit at a time.
+  /// Merges what the folder's peer files gained into this store's replica (each peer's
+  /// changes announced and saved as ``merge(_:policy:)`` does), then publishes what changed as
+  /// this device's file there. The store keeps its progress in each folder for its life, so
+  /// that each sync reads and writes what changed. Runs on the store, one sync or edit at a
+  /// time.
   public func sync(through folder: SyncFolder) throws(SyncFolderError) -> FolderSyncOutcome {
-    try folder.sync(household: householdID) { state throws(HouseholdError) in
-      try merge(state)
-    } merged: {
-      replica
+    var progress = folderProgress[folder.url.standardizedFileURL.path] ?? FolderProgress()
+    defer { folderProgress[folder.url.standardizedFileURL.path] = progress }
+    var outcome = try folder.mergePeerFiles(of: householdID, progress: &progress) {
+      state throws(HouseholdError) in try merge(state)
     }
+    do {
+      outcome.published = try withReplica { replica throws(StoreError) in
+        try folder.publish(&replica, progress: &progress)
+      }
+    } catch {
+      throw .publishFailed(error)
+    }
+    outcome.wrote = folder.ownFileName
+    return outcome
   }
 }
 

@@ -94,4 +94,167 @@ import Testing
       try SyncFolder(url: missing, deviceName: "phone").sync(&replica)
     }
   }
+  // MARK: Journals
+
+  /// Two replicas syncing through a folder, each with its progress: after the first sync
+  /// (whole snapshots), each sync appends one line to the device's journal and reads of the
+  /// peer's journal only the lines it gained.
+  @Test func laterSyncsAppendLinesAndReadOnlyTheLinesAPeerGained() throws {
+    let root = TemporaryFolder()
+    let shared = root.url
+    let folders = try (
+      SyncFolder(url: shared, deviceName: "phone", coordination: FileCoordination.none),
+      SyncFolder(url: shared, deviceName: "tablet", coordination: FileCoordination.none)
+    )
+    var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone-1")
+    var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab-1")
+    var phoneProgress = FolderProgress()
+    var tabletProgress = FolderProgress()
+    let snapshot = shared.appendingPathComponent("phone.forager.json")
+    let journal = ReplicaJournal.url(of: snapshot)
+
+    let first = try folders.0.sync(&phone, progress: &phoneProgress)
+    #expect(first.published == .snapshot)
+    let snapshotBytes = try Data(contentsOf: snapshot)
+    #expect(try #require(try ReplicaStore(fileURL: snapshot).readJournal()).entries.count == 1)
+    let joined = try folders.1.sync(&tablet, progress: &tabletProgress)
+    #expect(joined.merged == ["phone.forager.json"] && joined.readWhole == ["phone.forager.json"])
+
+    for round in 1...3 {
+      _ = try phone.getOrCreateCategory(displayName: "Phone \(round)")
+      _ = try tablet.getOrCreateCategory(displayName: "Tablet \(round)")
+      let phoneSync = try folders.0.sync(&phone, progress: &phoneProgress)
+      #expect(phoneSync.published == .line, "round \(round)")
+      #expect(phoneSync.readWhole == (round == 1 ? ["tablet.forager.json"] : []))
+      let tabletSync = try folders.1.sync(&tablet, progress: &tabletProgress)
+      #expect(tabletSync.published == .line && tabletSync.readWhole.isEmpty, "round \(round)")
+      #expect(tablet.category(named: "Phone \(round)") != nil)
+    }
+    // The snapshot was written once; the journal grew by a line per sync.
+    #expect(try Data(contentsOf: snapshot) == snapshotBytes)
+    #expect(try #require(try ReplicaStore(fileURL: snapshot).readJournal()).entries.count == 4)
+    _ = try folders.0.sync(&phone, progress: &phoneProgress)
+    #expect(phone.state == tablet.state)
+    let quiet = try folders.0.sync(&phone, progress: &phoneProgress)
+    #expect(quiet.published == nil, "nothing changed, nothing written")
+    _ = try Data(contentsOf: journal)
+
+    // A fresh reader (a relaunch) reads the snapshot and every line.
+    var laptop = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "lap")
+    var laptopProgress = FolderProgress()
+    let laptopSync = try SyncFolder(
+      url: shared, deviceName: "laptop", coordination: FileCoordination.none
+    )
+    .sync(&laptop, progress: &laptopProgress)
+    #expect(Set(laptopSync.readWhole) == ["phone.forager.json", "tablet.forager.json"])
+    #expect(laptop.state.categories == phone.state.categories)
+
+    // The phone relaunches: a new incarnation writes a new snapshot, which readers read whole.
+    var relaunched = HouseholdReplica(
+      state: phone.state, member: phone.member, clock: HybridClock(replica: "phone-2"))
+    var relaunchedProgress = FolderProgress()
+    _ = try relaunched.getOrCreateCategory(displayName: "After relaunch")
+    #expect(try folders.0.sync(&relaunched, progress: &relaunchedProgress).published == .snapshot)
+    let afterRelaunch = try folders.1.sync(&tablet, progress: &tabletProgress)
+    // (and the laptop's, new to the tablet)
+    #expect(afterRelaunch.readWhole == ["laptop.forager.json", "phone.forager.json"])
+    #expect(tablet.category(named: "After relaunch") != nil)
+  }
+
+  /// What a sync service may do to a peer's journal between two syncs: cut it short (torn),
+  /// replace it with an older one, damage it. The reader falls back to the whole files or
+  /// skips the peer with a typed reason; it never merges a line it cannot place.
+  @Test func aPeerJournalThatNoLongerFollowsWhatWasReadIsReadWholeOrSkipped() throws {
+    let root = TemporaryFolder()
+    let phoneFolder = try SyncFolder(
+      url: root.url, deviceName: "phone", coordination: FileCoordination.none)
+    let tabletFolder = try SyncFolder(
+      url: root.url, deviceName: "tablet", coordination: FileCoordination.none)
+    var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone-1")
+    var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab-1")
+    var phoneProgress = FolderProgress()
+    var tabletProgress = FolderProgress()
+    let journal = ReplicaJournal.url(of: root.url.appendingPathComponent("phone.forager.json"))
+    _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
+    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    let afterSnapshot = try Data(contentsOf: journal)
+
+    _ = try phone.getOrCreateCategory(displayName: "Produce")
+    _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
+    let withLine = try Data(contentsOf: journal)
+
+    // Torn: the line is half there. Nothing of it is merged; the whole line comes later.
+    try withLine.prefix(afterSnapshot.count + 40).write(to: journal)
+    let torn = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    #expect(torn.merged == ["phone.forager.json"] && tablet.category(named: "Produce") == nil)
+    try withLine.write(to: journal)
+    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    #expect(tablet.category(named: "Produce") != nil)
+
+    // An older journal put back: shorter than what was read, so it is read whole.
+    try afterSnapshot.write(to: journal)
+    #expect(
+      try tabletFolder.sync(&tablet, progress: &tabletProgress).readWhole == ["phone.forager.json"])
+
+    // A damaged line: skipped with the journal named, nothing merged.
+    try withLine.write(to: journal)
+    var damaged = withLine
+    damaged[afterSnapshot.count + 60] ^= 0x01
+    try damaged.write(to: journal)
+    var fresh = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "fresh")
+    var freshProgress = FolderProgress()
+    let skipped = try SyncFolder(
+      url: root.url, deviceName: "fresh", coordination: FileCoordination.none
+    )
+    .sync(&fresh, progress: &freshProgress)
+    guard
+      case .unreadable(let error) = skipped.skipped.first(where: {
+        $0.entry == "phone.forager.json"
+      })?.reason
+    else {
+      Issue.record("a damaged journal was not skipped: \(skipped)")
+      return
+    }
+    #expect(error.file == journal)
+    #expect(skipped.merged == ["tablet.forager.json"])
+  }
+  /// A peer that relaunched wrote a new snapshot (with an edit it never published as a line)
+  /// and a new journal whose first line is as long as the old one, so that where the reader
+  /// stopped is still the start of a line. Only the first line's incarnation and sequence tell
+  /// the journals apart: the reader must read the new snapshot, not the new journal's tail.
+  @Test func aNewSnapshotIsReadWholeEvenWhenItsJournalLinesUpWithTheOld() throws {
+    let root = TemporaryFolder()
+    let phoneFolder = try SyncFolder(
+      url: root.url, deviceName: "phone", coordination: FileCoordination.none)
+    let tabletFolder = try SyncFolder(
+      url: root.url, deviceName: "tablet", coordination: FileCoordination.none)
+    let owner = MemberID()
+    var phone = HouseholdReplica.create(
+      owner: owner, ownerName: "Sam", replica: "phone-1", wallClock: .fixed(5_000))
+    var tablet = HouseholdReplica(
+      joining: phone.householdID, member: MemberID(), replica: "tab-1", wallClock: .fixed(5_000))
+    var phoneProgress = FolderProgress()
+    var tabletProgress = FolderProgress()
+    let journal = ReplicaJournal.url(of: root.url.appendingPathComponent("phone.forager.json"))
+    _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
+    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    let oldJournal = try Data(contentsOf: journal)
+
+    _ = try phone.getOrCreateCategory(displayName: "Offline")  // saved, never published
+    var relaunched = HouseholdReplica(
+      state: phone.state, member: owner,
+      clock: HybridClock(replica: "phone-2", wallClock: .fixed(5_000)))
+    var relaunchedProgress = FolderProgress()
+    _ = try phoneFolder.sync(&relaunched, progress: &relaunchedProgress)
+    _ = try relaunched.getOrCreateCategory(displayName: "After")
+    _ = try phoneFolder.sync(&relaunched, progress: &relaunchedProgress)
+    let newJournal = try Data(contentsOf: journal)
+    try #require(
+      newJournal.count > oldJournal.count && newJournal[oldJournal.count - 1] == 0x0A,
+      "the scenario needs the new journal to have a line start where the old one ended")
+
+    let read = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    #expect(read.readWhole.contains("phone.forager.json"))
+    #expect(tablet.category(named: "Offline") != nil && tablet.category(named: "After") != nil)
+  }
 }

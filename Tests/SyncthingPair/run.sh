@@ -10,7 +10,9 @@
 # phone's file back (a restored backup), so that Syncthing itself writes a .sync-conflict copy
 # when they meet again. The devices then sync while Syncthing transfers (its temporary files
 # come and go, and one is left half-written where the phone reads) until both hold the same
-# household, which must hold every acknowledged edit.
+# household. Then both stay open while the phone edits: its syncs append lines to its journal
+# in the folder, which the tablet must read as lines. At the end the household must hold
+# every acknowledged edit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -169,23 +171,51 @@ say "Syncthing wrote $(ls "$WORK/shared-a" | grep -c 'sync-conflict') conflict c
 # A download in progress, as Syncthing names it: half a file the phone must not read.
 head -c 200 "$WORK/shared-a/tablet.forager.json" > "$WORK/shared-a/.syncthing.tablet.forager.json.tmp"
 
-# Sync until both devices hold the same household: each sync publishes a new file, which
+# Syncs until both devices hold the same household: each sync publishes what changed, which
 # Syncthing carries over while the other device syncs.
-converged=""
-for round in $(seq 1 20); do
-  phone sync "$WORK/shared-a" phone >> "$WORK/phone-syncs.log"
-  tablet sync "$WORK/shared-b" tablet >> "$WORK/tablet-syncs.log"
-  if [ "$(phone show)" = "$(tablet show)" ]; then
-    converged=$round
-    break
-  fi
-  sleep 1.5
-done
-[ -n "$converged" ] || die "the devices did not converge in 20 rounds: $(phone show | head -1) vs $(tablet show | head -1)"
-say "the devices hold the same household after $converged round(s) of syncs; the folder holds:"
-ls -A "$WORK/shared-a" | grep -v '^[.]st' | sed 's/^/  /'
+converge() {
+  local converged=""
+  for round in $(seq 1 20); do
+    phone sync "$WORK/shared-a" phone >> "$WORK/phone-syncs.log"
+    tablet sync "$WORK/shared-b" tablet >> "$WORK/tablet-syncs.log"
+    if [ "$(phone show)" = "$(tablet show)" ]; then
+      converged=$round
+      break
+    fi
+    sleep 1.5
+  done
+  [ -n "$converged" ] || die "the devices did not converge in 20 rounds: $(phone show | head -1) vs $(tablet show | head -1)"
+  say "the devices hold the same household after $converged round(s) of syncs"
+}
+converge
 grep -q "conflicted copies [1-9]" "$WORK/phone-syncs.log" "$WORK/tablet-syncs.log" ||
   die "no device merged Syncthing's conflict copy"
+
+# Both devices stay open, as apps do: the phone's later syncs append lines to its journal in
+# the folder, and the tablet reads them as Syncthing brings them, without reading the phone's
+# snapshot again.
+say "both devices stay open: the phone appends journal lines, the tablet reads them"
+LATER=("Herbs" "Tea" "Rice" "Oils")
+phone session "$WORK/shared-a" phone "${LATER[@]}" > "$WORK/phone-session.log" &
+SESSION=$!
+PIDS+=("$SESSION")
+tablet follow "$WORK/shared-b" tablet 120 "${LATER[@]}" > "$WORK/tablet-follow.log" ||
+  die "the tablet did not receive the phone's later edits: $(cat "$WORK/tablet-follow.log")"
+wait "$SESSION" || die "the phone's session failed: $(cat "$WORK/phone-session.log")"
+while read -r word name; do
+  [ "$word" = acknowledged ] && ACKNOWLEDGED+=("$name")
+done < "$WORK/phone-session.log"
+grep -q "^published line" "$WORK/phone-session.log" ||
+  die "the phone published no journal line: $(cat "$WORK/phone-session.log")"
+grep -q "^merged phone.forager.json journal" "$WORK/tablet-follow.log" ||
+  die "the tablet never read the phone's journal lines: $(cat "$WORK/tablet-follow.log")"
+[ -s "$WORK/shared-b/phone.forager.json.journal" ] ||
+  die "the phone's journal did not reach the tablet's side"
+say "the phone published $(grep -c '^published line' "$WORK/phone-session.log") journal line(s);" \
+  "the tablet read the phone's journal $(grep -c '^merged phone.forager.json journal' "$WORK/tablet-follow.log") time(s) without its snapshot"
+converge
+say "the folder holds:"
+ls -A "$WORK/shared-a" | grep -v '^[.]st' | sed 's/^/  /'
 
 categories=$(phone show | tail -n +2)
 for name in "${ACKNOWLEDGED[@]}"; do

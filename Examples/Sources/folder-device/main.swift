@@ -9,6 +9,15 @@
 //                                                       <name>" once each is saved
 //   folder-device <replica> sync <folder> <device>      merges the folder's peer files and
 //                                                       publishes this device's
+//   folder-device <replica> session <folder> <device> <category>...
+//                                                       stays open: adds each category, prints
+//                                                       "acknowledged <name>", syncs, prints
+//                                                       "published line|snapshot|nothing",
+//                                                       waits 1.5 s
+//   folder-device <replica> follow <folder> <device> <seconds> <category>...
+//                                                       stays open, syncing every half second,
+//                                                       printing "merged <file> whole|journal",
+//                                                       until it holds every category named
 //   folder-device <replica> show                        "digest <hex>" of the household, then
 //                                                       its categories, one per line
 import ForagerSync
@@ -78,6 +87,36 @@ do {
       "conflicted copies \(outcome.conflictedCopies.count): \(outcome.conflictedCopies.sorted().joined(separator: " "))"
     )
     for skip in outcome.skipped { print("skipped \(skip)") }
+  case ("session", 3...):
+    let store = try await open()
+    let folder = try SyncFolder(url: URL(fileURLWithPath: rest[0]), deviceName: rest[1])
+    for name in rest.dropFirst(2) {
+      _ = try await store.edit { try $0.getOrCreateCategory(displayName: name) }
+      try await store.flush()
+      print("acknowledged \(name)")
+      let outcome = try await store.sync(through: folder)
+      try await store.flush()
+      print("published \(outcome.published.map { "\($0)" } ?? "nothing")")
+      try await Task.sleep(for: .milliseconds(1_500))
+    }
+  case ("follow", 4...):
+    let store = try await open()
+    let folder = try SyncFolder(url: URL(fileURLWithPath: rest[0]), deviceName: rest[1])
+    guard let seconds = Int(rest[2]) else { fail("follow needs a number of seconds") }
+    let names = rest.dropFirst(3)
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while true {
+      let outcome = try await store.sync(through: folder)
+      try await store.flush()
+      for entry in outcome.merged {
+        print("merged \(entry) \(outcome.readWhole.contains(entry) ? "whole" : "journal")")
+      }
+      let replica = await store.replica
+      if names.allSatisfy({ replica.category(named: $0) != nil }) { break }
+      guard ContinuousClock.now < deadline else { fail("gave up after \(seconds) s") }
+      try await Task.sleep(for: .milliseconds(500))
+    }
+    print("holds every category named")
   case ("show", 0):
     let store = try await open()
     let replica = await store.replica
