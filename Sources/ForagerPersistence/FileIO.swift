@@ -46,9 +46,24 @@ enum FileIO {
     guard size <= limit else { throw tooLarge(path, size: size, limit: limit) }
     // Read straight into a buffer of the file's size and one byte more, so that reaching the
     // end needs no room of its own: growing a full buffer to look for the end would double it
-    // (and copy the file) on every read. It grows only if the file grows meanwhile.
-    var bytes = [UInt8](repeating: 0, count: size + 1)
+    // (and copy the file) on every read. It grows only if the file grows meanwhile. The first
+    // buffer is not zeroed first: the reads fill what is kept.
     var filled = 0
+    var failed = false
+    var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
+      while filled < buffer.count {
+        let count = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+        if count < 0 && errno == EINTR { continue }
+        if count <= 0 {
+          failed = count < 0
+          break
+        }
+        filled += count
+      }
+      initialized = filled
+    }
+    if failed { throw Failure("cannot read", path) }
+    if filled <= size { return bytes }
     while true {
       if filled == bytes.count {
         bytes.append(contentsOf: repeatElement(0, count: max(1 << 16, bytes.count / 4)))

@@ -2,6 +2,7 @@ import ForagerModel
 import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
+internal import SharedSupport
 
 /// One replica's files: open them at launch, append each change to the journal, and now and
 /// then compact the journal into a new snapshot.
@@ -144,13 +145,27 @@ public struct ReplicaStore: Sendable {
     household: HouseholdID, member: MemberID, wallClock: WallClock = .system,
     incarnation: ReplicaID = ReplicaStore.mintReplicaID()
   ) throws(StoreError) -> HouseholdReplica {
-    let stored = try read(checkingModel: false)
-    let journal = try readJournal()
+    let (stored, journal) = try readSnapshotAndJournal()
     // Temporary files of a save that crashed, including one before the first save finished.
     FileIO.removeLeftovers(of: fileURL.path)
     return try open(
       stored, journal: journal, file: fileURL, household: household, member: member,
       wallClock: wallClock, incarnation: incarnation)
+  }
+
+  /// The snapshot's contents (its model unchecked) and the journal's, the journal read on the
+  /// second core when the store may use it.
+  private func readSnapshotAndJournal() throws(StoreError) -> (
+    ReplicaFileContents?, ReplicaJournal.Contents?
+  ) {
+    guard loadingCores == .two else { return (try read(checkingModel: false), try readJournal()) }
+    let store = self
+    let (stored, journal) = try concurrently({ () throws(StoreError) in
+      try store.read(checkingModel: false)
+    }) {
+      Result { () throws(StoreError) in try store.readJournal() }
+    }
+    return (stored, try journal.get())
   }
 
   /// Opens a replica from a file's decoded contents (or `nil` for no file) and its journal's
@@ -206,7 +221,7 @@ public struct ReplicaStore: Sendable {
       journal, after: contents.journalSequence, into: &replica, reaching: &position)
     // The household opened must be sound: checked once, on what the journal left.
     if replayed || !contents.isModelChecked {
-      let problems = replica.state.modelViolations()
+      let problems = replica.state.modelViolations(cores: loadingCores)
       if !problems.isEmpty {
         throw StoreError(
           file: replayed ? journalURL : file, problem: .unsound(Array(problems.prefix(3))))

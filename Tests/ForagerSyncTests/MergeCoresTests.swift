@@ -52,3 +52,27 @@ struct MergeCoresTests {
     #expect(receiver.state == local.state)
   }
 }
+
+extension MergeCoresTests {
+  /// The model check of a whole household on two cores (opening a file) finds what one core
+  /// finds, a semantic key named by categories in both halves included.
+  @Test func twoCoresFindTheSameProblemsAsOne() throws {
+    var replica = try Self.large(40)
+    var forged = replica.state
+    let produce = try #require(replica.category(named: "Category 7"))
+    forged.categories.remove(produce.key)
+    // The same record under eight other keys: each names the key none holds.
+    for copy in 0..<8 {
+      _ = forged.categories.set(CategoryKey(rawValue: "copy \(copy)"), to: produce, by: "forger")
+    }
+    replica = HouseholdReplica(state: forged, member: replica.member, clock: replica.clock)
+    let one = replica.state.modelViolations()
+    let two = replica.state.modelViolations(cores: .two, categoriesInHalvesAbove: 2)
+    #expect(one.count == 15, "8 records stored under other keys, 7 collisions: \(one)")
+    #expect(two.count == one.count)
+    #expect(
+      Set(two.filter { $0.contains("stored under") })
+        == Set(one.filter { $0.contains("stored under") }))
+    #expect(two.filter { $0.contains("both have the semantic key category 7") }.count == 7)
+  }
+}

@@ -1,4 +1,6 @@
 import SemanticCRDT
+import SemanticCRDTJSON
+internal import SharedSupport
 
 extension HouseholdState {
   /// The lattice order, defined without merge: every map and register of `self` precedes
@@ -50,9 +52,16 @@ extension HouseholdState {
   /// checks): what a merge or a decoded file must be checked for. The maps' structure needs no
   /// check there: decoding refuses a broken map, and the join of sound maps is sound.
   ///
+  /// - Parameters:
+  ///   - cores: ``SemanticCRDTJSON/Cores/two`` checks half the categories (whose names it
+  ///     normalizes, the most of the work) on a second core; only a caller that owns both
+  ///     cores (opening a file) passes it.
+  ///   - categoriesInHalvesAbove: The fewest categories a half for two cores to be used.
   /// - Complexity: O(*n*) over all records, normalizing each category's name and each
   ///   template's key.
-  package func modelViolations() -> [String] {
+  package func modelViolations(
+    cores: Cores = .one, categoriesInHalvesAbove: Int = categoriesCheckedInHalvesAbove
+  ) -> [String] {
     // Every record, as if a merge had changed them all.
     var everything = HouseholdChanges()
     everything.categories = Array(categories.keys)
@@ -60,8 +69,27 @@ extension HouseholdState {
     everything.items = Array(items.keys)
     everything.meals = Array(meals.keys)
     everything.referencesMayDangle = true
-    return modelViolations(after: everything)
+    guard cores == .two, everything.categories.count >= 2 * categoriesInHalvesAbove
+    else {
+      return modelViolations(after: everything)
+    }
+    let all = everything.categories
+    everything.categories = Array(all[..<(all.count / 2)])
+    let secondHalf = Array(all[(all.count / 2)...])
+    let (first, second) = concurrently({ modelViolationsAndNames(after: everything) }) {
+      [self] in categoryViolations(of: secondHalf)
+    }
+    var problems = first.problems + second.problems
+    for (named, key) in second.names.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      if let other = first.names[named] {
+        problems.append("categories \(other) and \(key) both have the semantic key \(named)")
+      }
+    }
+    return problems
   }
+
+  /// Below this many categories a half, one core checks them all: a thread costs more.
+  package static let categoriesCheckedInHalvesAbove = 10_000
 }
 
 /// The keys whose records a merge changed: what the model's invariants must be checked for
@@ -101,13 +129,20 @@ extension HouseholdState {
   ///   and templates; plus O(*i*) hash lookups over all items when the merge removed a
   ///   template.
   func modelViolations(after changes: HouseholdChanges) -> [String] {
+    modelViolationsAndNames(after: changes).problems
+  }
+
+  /// The problems of the categories `keys`, and the categories among them whose names
+  /// normalize to a key other than their own, by that key. One named by its own key needs no
+  /// entry: another category named so is caught by its own check, as that key is present. So
+  /// a sound household, where every category is named by its key, builds no table here
+  /// (loading a file runs this check over every record).
+  func categoryViolations(of keys: [CategoryKey]) -> (
+    problems: [String], names: [CategoryKey: CategoryKey]
+  ) {
     var problems: [String] = []
-    // Categories whose names normalize to a key other than their own, by that key. One named
-    // by its own key needs no entry: another category named so is caught by its own check, as
-    // that key is present. So a sound household, where every category is named by its key,
-    // builds no table here (loading a file runs this check over every record).
     var categoryNames: [CategoryKey: CategoryKey] = [:]
-    for key in changes.categories {
+    for key in keys {
       let category = categories[key]!
       if category.key != key { problems.append("category \(category.key) stored under \(key)") }
       let named = CategoryKey(normalizing: category.displayName, version: normalizerVersion)
@@ -118,6 +153,15 @@ extension HouseholdState {
         problems.append("categories \(other) and \(key) both have the semantic key \(named)")
       }
     }
+    return (problems, categoryNames)
+  }
+
+  /// ``modelViolations(after:)``, with the table of ``categoryViolations(of:)``.
+  func modelViolationsAndNames(after changes: HouseholdChanges) -> (
+    problems: [String], names: [CategoryKey: CategoryKey]
+  ) {
+    let categoriesChecked = categoryViolations(of: changes.categories)
+    var problems = categoriesChecked.problems
     for key in changes.ingredients {
       let template = ingredients[key]!
       if template.key != key { problems.append("template \(template.key) stored under \(key)") }
@@ -134,6 +178,6 @@ extension HouseholdState {
         problems.append("item \(id) names template \(item.templateKey), which does not exist")
       }
     }
-    return problems
+    return (problems, categoriesChecked.names)
   }
 }
