@@ -88,6 +88,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "CommandTableTests", dependencies: ["CommandTable"]),
+    .testTarget(name: "SharedSupportTests", dependencies: ["SharedSupport", "CRDTTestSupport"]),
     .testTarget(
       name: "CRDTTestSupportTests",
       dependencies: ["CRDTTestSupport", "SharedSupport"]

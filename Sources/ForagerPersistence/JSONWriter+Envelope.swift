@@ -1,4 +1,5 @@
 import SemanticCRDTJSON
+internal import SharedSupport
 
 extension JSONWriter {
   /// Writes `{"format":n,"checksum":"crc32:…","<member>":…}` with `body` writing the member's

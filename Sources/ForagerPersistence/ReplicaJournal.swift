@@ -2,6 +2,7 @@ import ForagerModel
 import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
+internal import SharedSupport
 
 /// One change in a replica's journal: the delta of the edits (or of what a merge brought) that
 /// one save made durable, with the sequence number that orders it after the snapshot.

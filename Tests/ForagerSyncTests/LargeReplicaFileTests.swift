@@ -4,6 +4,7 @@ import ForagerTestSupport
 import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
+import SharedSupport
 import Testing
 
 @testable import ForagerPersistence

@@ -2,6 +2,7 @@ import ForagerSync
 import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
+import SharedSupport
 import Testing
 
 @Suite struct SyncSessionTests {
@@ -145,6 +146,10 @@ import Testing
     _ = try tablet.getOrCreateCategory(displayName: "Bakery")
     let full = SyncSession().message(from: &phone)
     #expect(try SyncMessage(decoding: full.encoded()) == full)
+    #expect(try SyncMessage(decoding: full.json()) == full)
+    // A state compresses: the bytes are a gzip member, and smaller than the JSON.
+    #expect(full.encoded().prefix(2) == [0x1F, 0x8B])
+    #expect(full.encoded().count < full.json().count / 2)
     var phoneSide = SyncSession()
     var tabletSide = SyncSession()
     try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
@@ -161,10 +166,41 @@ import Testing
     #expect(try SyncMessage(decoding: empty.encoded()) == empty)
   }
 
-  @Test func bytesThatAreNotAMessageAreRefused() throws {
+  @Test func compressedBytesThatDoNotDecompressAreRefused() throws {
     var (phone, _) = Self.pair()
     let message = SyncSession().message(from: &phone)
     let bytes = message.encoded()
+    func refusal(_ bytes: [UInt8], maximumSize: Int = SyncMessage.defaultMaximumSize)
+      -> SyncMessageError?
+    {
+      do {
+        _ = try SyncMessage(decoding: bytes, maximumSize: maximumSize)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    #expect(refusal(Array(bytes.dropLast(9))) == .damagedCompression("truncated"))
+    var flipped = bytes
+    flipped[bytes.count - 8] ^= 1  // the checksum
+    #expect(refusal(flipped) == .damagedCompression("the checksum does not match the data"))
+    // Small on the wire, larger than the receiver reads once decompressed.
+    let json = message.json()
+    #expect(
+      refusal(bytes, maximumSize: json.count - 1)
+        == .damagedCompression("more than \(json.count - 1) bytes once decompressed"))
+    #expect(try SyncMessage(decoding: bytes, maximumSize: json.count) == message)
+    // Whole compression around JSON that is not a message: refused as the JSON would be.
+    guard case .malformed = refusal(Gzip.compress(Array(json.dropLast()))) else {
+      Issue.record("a truncated message, compressed, not refused as malformed")
+      return
+    }
+  }
+
+  @Test func bytesThatAreNotAMessageAreRefused() throws {
+    var (phone, _) = Self.pair()
+    let message = SyncSession().message(from: &phone)
+    let bytes = message.json()
     let through = #","through":\#(message.through)"#
     let text = String(decoding: bytes, as: UTF8.self)
     func refusal(_ text: String, maximumSize: Int = SyncMessage.defaultMaximumSize)

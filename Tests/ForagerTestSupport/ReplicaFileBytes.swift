@@ -1,5 +1,6 @@
 import ForagerSync
 import Foundation
+import SharedSupport
 
 /// The envelope `ReplicaFileFormat` and `ReplicaJournal` write, as bytes:
 /// `{"format":n,"checksum":"crc32:…","<member>":…}`, the checksum over the member's bytes.

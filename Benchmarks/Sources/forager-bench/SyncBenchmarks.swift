@@ -2,8 +2,10 @@ import ForagerSync
 import SemanticCRDT
 
 /// A sync session at n categories: the message a phone sends a tablet that has acknowledged
-/// everything before 100 edits, its bytes, the tablet receiving it, and the message between
-/// equal states.
+/// everything before 100 edits, its bytes (compressed: `sync.message`'s bytes), encoding and
+/// decoding them (`sync.encode`'s bytes are the JSON before compression), the tablet receiving
+/// it, and the message between equal states; and encoding the first message of a session, a
+/// full state (`sync.encode.full`, its bytes compressed), and decoding it (`sync.decode.full`).
 enum SyncBenchmarks {
   /// The phone and its session with the tablet after a full exchange (the tablet has
   /// acknowledged every change the phone had), then `edits` on the phone.
@@ -63,6 +65,33 @@ enum SyncBenchmarks {
         messageRow("sync.message", edited),
         messageRow("sync.message.fields", fieldsEdited),
         messageRow("sync.message.equal", equal),
+        Benchmark("sync.encode", n: n, prepare: { message.value }, bytes: { $0.json().count }) {
+          blackHole($0.encoded())
+        },
+        Benchmark(
+          "sync.encode.full", n: n,
+          prepare: {
+            var phone = edited.value.0
+            return SyncSession().message(from: &phone)
+          },
+          bytes: { $0.encoded().count }
+        ) {
+          blackHole($0.encoded())
+        },
+        Benchmark(
+          "sync.decode.full", n: n,
+          prepare: {
+            var phone = edited.value.0
+            return SyncSession().message(from: &phone).encoded()
+          }, bytes: { $0.count }
+        ) { bytes in
+          blackHole(try! SyncMessage(decoding: bytes))
+        },
+        Benchmark(
+          "sync.decode", n: n, prepare: { message.value.encoded() }, bytes: { $0.count }
+        ) { bytes in
+          blackHole(try! SyncMessage(decoding: bytes))
+        },
         Benchmark(
           "sync.receive", n: n, prepare: { (Unique(HouseholdBenchmarks.tablet(n)), message.value) }
         ) { input in

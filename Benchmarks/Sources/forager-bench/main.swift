@@ -179,6 +179,11 @@ target(
   "sync.message (the delta of 100 edits) ≤ 1 ms", milliseconds("sync.message"), limit: 1,
   atMost: true, unit: "ms")
 target("sync.receive ≤ 1 ms", milliseconds("sync.receive"), limit: 1, atMost: true, unit: "ms")
+for name in ["sync.encode", "sync.decode"] {
+  target(
+    "\(name) (the delta of 100 edits) ≤ 1 ms", milliseconds(name), limit: 1, atMost: true,
+    unit: "ms")
+}
 for name in ["sync.message", "sync.message.fields"] {
   if let bytes = row(name)?.bytes {
     target("\(name) ≤ 4 KB", Double(bytes) / 1024, limit: 4, atMost: true, unit: "KiB")

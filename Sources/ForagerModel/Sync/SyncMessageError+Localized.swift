@@ -5,7 +5,8 @@ import Foundation
 extension SyncMessageError: LocalizedError {
   public var errorDescription: String? {
     switch self {
-    case .malformed: "A change from another device arrived damaged and was not applied."
+    case .malformed, .damagedCompression:
+      "A change from another device arrived damaged and was not applied."
     case .newerFormat:
       "Another device sent changes from a newer version of the app, and they were not applied."
     case .unknownFormat: "Another device sent data this app does not know, and it was not applied."
@@ -15,7 +16,7 @@ extension SyncMessageError: LocalizedError {
 
   public var recoverySuggestion: String? {
     switch self {
-    case .malformed, .tooLarge:
+    case .malformed, .damagedCompression, .tooLarge:
       "Sync again. Nothing on this device changed."
     case .newerFormat: "Update the app on this device, then sync again."
     case .unknownFormat: "Check that both devices run this app, then sync again."

@@ -1,9 +1,5 @@
-import ForagerSync
-import SemanticCRDT
 import SharedSupport
 import Testing
-
-@testable import ForagerPersistence
 
 /// The table-driven checksum against the standard check value and a bit-at-a-time reference,
 /// on every length around the sixteen-byte blocks it works in.

@@ -25,7 +25,7 @@ package struct CRC32 {
   }()
 
   /// The checksum of `bytes`.
-  static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+  package static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
     Self.table.withUnsafeBufferPointer { table in
       // The lookup of byte j of a 16-byte block in table 15 - j.
       @inline(__always) func lookup(_ word: UInt64, _ firstTable: Int) -> UInt32 {
