@@ -4,6 +4,14 @@ import Foundation
 import Testing
 
 @Suite struct SyncFolderTests {
+  /// The phone's and the tablet's view of one shared folder, without file coordination.
+  static func phoneAndTabletFolders(in root: TemporaryFolder) throws -> (SyncFolder, SyncFolder) {
+    (
+      try SyncFolder(url: root.url, deviceName: "phone", coordination: FileCoordination.none),
+      try SyncFolder(url: root.url, deviceName: "tablet", coordination: FileCoordination.none)
+    )
+  }
+
   /// Records every coordinated access, to show the transport goes through the hook.
   final class RecordingCoordination: FileCoordinating, @unchecked Sendable {
     private let lock = NSLock()
@@ -166,10 +174,7 @@ import Testing
   /// skips the peer with a typed reason; it never merges a line it cannot place.
   @Test func aPeerJournalThatNoLongerFollowsWhatWasReadIsReadWholeOrSkipped() throws {
     let root = TemporaryFolder()
-    let phoneFolder = try SyncFolder(
-      url: root.url, deviceName: "phone", coordination: FileCoordination.none)
-    let tabletFolder = try SyncFolder(
-      url: root.url, deviceName: "tablet", coordination: FileCoordination.none)
+    let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
     var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone-1")
     var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab-1")
     var phoneProgress = FolderProgress()
@@ -224,10 +229,7 @@ import Testing
   /// the journals apart: the reader must read the new snapshot, not the new journal's tail.
   @Test func aNewSnapshotIsReadWholeEvenWhenItsJournalLinesUpWithTheOld() throws {
     let root = TemporaryFolder()
-    let phoneFolder = try SyncFolder(
-      url: root.url, deviceName: "phone", coordination: FileCoordination.none)
-    let tabletFolder = try SyncFolder(
-      url: root.url, deviceName: "tablet", coordination: FileCoordination.none)
+    let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
     let owner = MemberID()
     var phone = HouseholdReplica.create(
       owner: owner, ownerName: "Sam", replica: "phone-1", wallClock: .fixed(5_000))

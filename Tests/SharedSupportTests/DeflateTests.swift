@@ -196,6 +196,12 @@ import Testing
   struct Bits {
     var bytes: [UInt8] = []
     var count = 0
+
+    /// A stream that starts a last block of `type` (0 stored, 1 fixed codes, 2 dynamic).
+    init(finalBlockOfType type: Int) {
+      append(1, 1)
+      append(type, 2)
+    }
     mutating func append(_ value: Int, _ width: Int, reversed: Bool = false) {
       for index in 0..<width {
         let bit = reversed ? (value >> (width - 1 - index)) & 1 : (value >> index) & 1
@@ -213,14 +219,10 @@ import Testing
   }
 
   @Test func refusesWhatTheFormatForbids() {
-    var blockTypeThree = Bits()
-    blockTypeThree.append(1, 1)
-    blockTypeThree.append(3, 2)
+    let blockTypeThree = Bits(finalBlockOfType: 3)
     #expect(throws: DeflateError.invalid("block type 3")) { try Self.inflate(blockTypeThree) }
 
-    var storedMismatch = Bits()
-    storedMismatch.append(1, 1)
-    storedMismatch.append(0, 2)
+    var storedMismatch = Bits(finalBlockOfType: 0)
     storedMismatch.append(0, 5)
     storedMismatch.append(4, 16)
     storedMismatch.append(4, 16)
@@ -230,9 +232,7 @@ import Testing
 
     // A fixed-code block that starts with a match: length 3 (symbol 257, code 0000001),
     // distance 1 (code 00000), with nothing before it.
-    var matchBeforeStart = Bits()
-    matchBeforeStart.append(1, 1)
-    matchBeforeStart.append(1, 2)
+    var matchBeforeStart = Bits(finalBlockOfType: 1)
     matchBeforeStart.append(1, 7, reversed: true)
     matchBeforeStart.append(0, 5, reversed: true)
     #expect(throws: DeflateError.invalid("a distance of 1 after 0 bytes")) {
@@ -240,9 +240,7 @@ import Testing
     }
 
     // A dynamic block whose code-length code gives four symbols one-bit codes.
-    var overSubscribed = Bits()
-    overSubscribed.append(1, 1)
-    overSubscribed.append(2, 2)
+    var overSubscribed = Bits(finalBlockOfType: 2)
     overSubscribed.append(0, 5)
     overSubscribed.append(0, 5)
     overSubscribed.append(0, 4)
