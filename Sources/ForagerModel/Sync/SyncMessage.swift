@@ -110,10 +110,10 @@ extension SyncMessage {
   /// Reads a message from a peer, refusing what is not one of this format: the bytes are from
   /// outside. Compressed bytes (see ``encoded()``) are decompressed first, to at most
   /// `maximumSize` bytes of JSON, and their checksum checked. The state's structure is checked
-  /// here, and that the numbers are consistent (a
-  /// delta names its recipient and starts at or before its end; a full state has a state);
-  /// what the state would do to a replica is checked by the merge
-  /// (``HouseholdReplica/merge(_:policy:)``), which applies nothing it refuses.
+  /// here, and that the numbers are consistent (a delta names its recipient and starts at or
+  /// before its end; a full state has a state); what the state would do to a replica is
+  /// checked by the merge (``HouseholdReplica/merge(_:policy:)``), which applies nothing it
+  /// refuses.
   ///
   /// - Throws: ``SyncMessageError``.
   public init(decoding bytes: [UInt8], maximumSize: Int = SyncMessage.defaultMaximumSize)

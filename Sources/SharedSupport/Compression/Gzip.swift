@@ -28,8 +28,8 @@ package enum Gzip {
     return output
   }
 
-  /// What the single gzip member in `bytes` holds. Refuses any other header than the one
-  /// ``compress(_:)`` writes (the optional fields of RFC 1952 are not read), a stream that
+  /// What the single gzip member in `bytes` holds. Refuses a header with flags (the optional
+  /// fields of RFC 1952, which ``compress(_:)`` never writes, are not read), a stream that
   /// would hold more than `limit` bytes, a checksum or size that disagrees, and bytes after
   /// the member.
   ///
