@@ -52,8 +52,7 @@ enum FileIO {
     var failed = false
     var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
       while filled < buffer.count {
-        let count = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-        if count < 0 && errno == EINTR { continue }
+        let count = readRetrying(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
         if count <= 0 {
           failed = count < 0
           break
@@ -69,18 +68,28 @@ enum FileIO {
         bytes.append(contentsOf: repeatElement(0, count: max(1 << 16, bytes.count / 4)))
       }
       let count = bytes.withUnsafeMutableBytes {
-        read(descriptor, $0.baseAddress! + filled, $0.count - filled)
+        readRetrying(descriptor, $0.baseAddress! + filled, $0.count - filled)
       }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw Failure("cannot read", path)
-      }
+      if count < 0 { throw Failure("cannot read", path) }
       if count == 0 {
         bytes.removeSubrange(filled...)
         return bytes
       }
       filled += count
       if filled > limit { throw tooLarge(path, size: filled, limit: limit) }
+    }
+  }
+
+  /// One `read(2)` of up to `count` bytes into `buffer`, again when a signal interrupted it:
+  /// the bytes read, 0 at the end of the file, −1 on an error (`errno` says which).
+  private static func readRetrying(
+    _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int
+  )
+    -> Int
+  {
+    while true {
+      let read = read(descriptor, buffer, count)
+      if read >= 0 || errno != EINTR { return read }
     }
   }
 

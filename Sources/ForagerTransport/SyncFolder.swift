@@ -316,11 +316,24 @@ extension SyncFolder {
   public func sync(_ replica: inout HouseholdReplica, progress: inout FolderProgress)
     throws(SyncFolderError) -> FolderSyncOutcome
   {
-    var outcome = try mergePeerFiles(of: replica.householdID, progress: &progress) {
-      state throws(HouseholdError) in try replica.merge(state)
+    try sync(household: replica.householdID, progress: &progress) {
+      state throws(HouseholdError) in
+      try replica.merge(state)
+    } publish: { progress throws(StoreError) in
+      try publish(&replica, progress: &progress)
     }
+  }
+
+  /// One sync from where `progress` stands: merges what the peer files of `household` gained
+  /// with `merge`, then publishes with `publish`.
+  func sync(
+    household: HouseholdID, progress: inout FolderProgress,
+    merge: (HouseholdState) throws(HouseholdError) -> Void,
+    publish: (inout FolderProgress) throws(StoreError) -> JournalWrite?
+  ) throws(SyncFolderError) -> FolderSyncOutcome {
+    var outcome = try mergePeerFiles(of: household, progress: &progress, with: merge)
     do {
-      outcome.published = try publish(&replica, progress: &progress)
+      outcome.published = try publish(&progress)
     } catch {
       throw .publishFailed(error)
     }
@@ -336,20 +349,17 @@ extension HouseholdStore {
   /// that each sync reads and writes what changed. Runs on the store, one sync or edit at a
   /// time.
   public func sync(through folder: SyncFolder) throws(SyncFolderError) -> FolderSyncOutcome {
-    var progress = folderProgress[folder.url.standardizedFileURL.path] ?? FolderProgress()
-    defer { folderProgress[folder.url.standardizedFileURL.path] = progress }
-    var outcome = try folder.mergePeerFiles(of: householdID, progress: &progress) {
-      state throws(HouseholdError) in try merge(state)
-    }
-    do {
-      outcome.published = try withReplica { replica throws(StoreError) in
+    let path = folder.url.standardizedFileURL.path
+    var progress = folderProgress[path] ?? FolderProgress()
+    defer { folderProgress[path] = progress }
+    return try folder.sync(household: householdID, progress: &progress) {
+      state throws(HouseholdError) in
+      try merge(state)
+    } publish: { progress throws(StoreError) in
+      try withReplica { replica throws(StoreError) in
         try folder.publish(&replica, progress: &progress)
       }
-    } catch {
-      throw .publishFailed(error)
     }
-    outcome.wrote = folder.ownFileName
-    return outcome
   }
 }
 
