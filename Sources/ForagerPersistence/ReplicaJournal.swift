@@ -131,7 +131,6 @@ public enum ReplicaJournal {
     return Contents(entries: entries, validLength: lineStart, byteCount: bytes.count)
   }
 
-  /// The members of a line and of its entry.
   /// Whether a line of `bytes` starts at `offset`: at the start, or just after a newline.
   public static func startsLine(at offset: Int, in bytes: [UInt8]) -> Bool {
     offset == 0 || (offset > 0 && offset <= bytes.count && bytes[offset - 1] == UInt8(ascii: "\n"))
@@ -148,6 +147,7 @@ public enum ReplicaJournal {
     }
   }
 
+  /// The members of a line and of its entry.
   enum LineField: String, CaseIterable, Sendable { case checksum, entry, format }
   enum EntryField: String, CaseIterable, Sendable { case clock, delta, replica, sequence }
   static let entryFields = JSONFields<EntryField>()

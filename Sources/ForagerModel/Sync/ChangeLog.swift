@@ -17,10 +17,11 @@ import SemanticCRDT
 /// writes it does not carry) is noted without its changes: every peer but the one that sent
 /// it, which has them, is sent the whole state next.
 ///
-/// The log is bounded. Its entries hold at most as many keys as a quarter of the state's records
-/// (at least ``minimumBudget``); older ones are dropped and ``floor`` rises past them, and a peer that has merged less than the floor must be
-/// sent the whole state. A merge that changed nothing is not a change: otherwise three peers
-/// passing one write around would echo it for ever.
+/// The log is bounded. Its entries hold at most as many keys as a quarter of the state's
+/// records (at least ``minimumBudget``); older ones are dropped and ``floor`` rises past them,
+/// and a peer that has merged less than the floor must be sent the whole state. A merge that
+/// changed nothing is not a change: otherwise three peers passing one write around would echo
+/// it for ever.
 package struct ChangeLog: Sendable {
   /// Consecutive changes, joined.
   struct Entry: Sendable {
@@ -41,8 +42,8 @@ package struct ChangeLog: Sendable {
   /// Every change after this number is held; those up to it may not be.
   package private(set) var floor: UInt64 = 0
   private var entries: [Entry] = []
-  /// Local writes after the last entry, joined: made an entry by ``seal(recordCount:)``, or by the
-  /// next merge, so that a write costs one join into it.
+  /// Local writes after the last entry, joined: made an entry by ``seal(recordCount:)``, or by
+  /// the next merge, so that a write costs one join into it.
   private var pending: HouseholdState?
   private var weight = 0
 

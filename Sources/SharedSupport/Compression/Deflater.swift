@@ -234,6 +234,8 @@ private struct Match {
 /// first three bytes, within the window. Its tables are allocated once and freed by
 /// ``deallocate()``: written at every position, they are the compressor's inner loop.
 private struct MatchFinder {
+  /// The bits of a hash: the multiplicative hash's top bits, and the head table's size.
+  private static let hashBits = 15
   private let input: UnsafeBufferPointer<UInt8>
   /// The latest position of each hash, and, per position in the window, the one before it
   /// with the same hash; −1 for none.
@@ -242,7 +244,7 @@ private struct MatchFinder {
 
   init(_ input: UnsafeBufferPointer<UInt8>) {
     self.input = input
-    head = .allocate(capacity: 1 << 15)
+    head = .allocate(capacity: 1 << Self.hashBits)
     head.initialize(repeating: -1)
     previous = .allocate(capacity: DeflateAlphabet.window)
     previous.initialize(repeating: -1)
@@ -256,7 +258,7 @@ private struct MatchFinder {
   private func hash(at position: Int) -> Int {
     let word =
       UInt32(input[position]) | UInt32(input[position + 1]) << 8 | UInt32(input[position + 2]) << 16
-    return Int((word &* 2_654_435_761) >> 17)
+    return Int((word &* 2_654_435_761) >> (32 - Self.hashBits))
   }
 
   func insert(_ position: Int) {
