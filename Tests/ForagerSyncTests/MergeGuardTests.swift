@@ -34,13 +34,24 @@ struct MergeGuardTests {
     return forged
   }
 
+  /// A refused merge leaves `state` as it was `before`: equal, and still sound, which equality
+  /// alone does not show (it ignores the replica's index of live writes, which an undone merge
+  /// must put back too).
+  func expectUnchanged(
+    _ state: HouseholdState, from before: HouseholdState,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(state == before, sourceLocation: sourceLocation)
+    #expect(state.invariantViolations() == [], sourceLocation: sourceLocation)
+  }
+
   @Test func aStateThatRemovesTheOwnerIsRefused() throws {
     var (phone, tablet) = try devices()
     let before = tablet.state
     #expect(throws: HouseholdError.removesOwnerOrEveryMember) {
       try tablet.merge(wiped(phone.state))
     }
-    #expect(tablet.state == before)
+    expectUnchanged(tablet.state, from: before)
     // A person who means it can allow it.
     try tablet.merge(wiped(phone.state), policy: .allowingAnyRemoval)
     #expect(tablet.categories().isEmpty)
@@ -56,7 +67,7 @@ struct MergeGuardTests {
     #expect(throws: HouseholdError.massRemoval(removed: 7, live: 10)) {
       try device.merge(forged)
     }
-    #expect(device.state == before)
+    expectUnchanged(device.state, from: before)
     // Removing a few is a merge like any other.
     var few = phone.state
     few.categories.remove(CategoryKey(normalizing: "Bakery"))
@@ -87,7 +98,7 @@ struct MergeGuardTests {
     forged.categories.remove(CategoryKey(normalizing: "Spices"))
     let before = tablet.state
     #expect(throws: HouseholdError.claimsUnmadeWrites("tablet")) { try tablet.merge(forged) }
-    #expect(tablet.state == before)
+    expectUnchanged(tablet.state, from: before)
     // Its next write would otherwise have taken the claimed dot and vanished on the phone.
     _ = try tablet.getOrCreateCategory(displayName: "Spices")
     try phone.merge(tablet.state)
@@ -118,7 +129,7 @@ struct MergeGuardTests {
       }
       #expect(problems.contains { $0.contains("salt") })
     }
-    #expect(fresh.state == HouseholdState(householdID: home))
+    expectUnchanged(fresh.state, from: HouseholdState(householdID: home))
   }
 
   @Test func aFileHoldingAnUnsoundHouseholdIsRefused() throws {
@@ -150,7 +161,7 @@ struct MergeGuardTests {
     #expect(throws: HouseholdError.tooManyReplicas(100_001, maximum: 100_000)) {
       try tablet.merge(forged)
     }
-    #expect(tablet.state == before)
+    expectUnchanged(tablet.state, from: before)
     try phone.merge(tablet.state)
   }
 }

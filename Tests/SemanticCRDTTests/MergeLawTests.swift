@@ -48,6 +48,15 @@ struct MergeLawTests {
         regressionSeeds: RegressionSeeds.mapOfMaps))
   }
 
+  /// The maps again, each replica keeping the live-dot index: deltas read it, merges of small
+  /// deltas find what they retire through it, and every step checks it holds the live dots.
+  @Test func orMapsKeepingTheLiveDotIndex() {
+    expectHolds(checkScenarios(Indexed<ORMapModel>.self, iterations: Self.iterations))
+    expectHolds(checkScenarios(Indexed<MapOfRegistersModel>.self, iterations: Self.iterations))
+    expectHolds(checkScenarios(Indexed<MapOfSetsModel>.self, iterations: Self.iterations))
+    expectHolds(checkScenarios(Indexed<MapOfMapsModel>.self, iterations: Self.iterations))
+  }
+
   @Test func lwwMap() {
     expectHolds(
       checkScenarios(

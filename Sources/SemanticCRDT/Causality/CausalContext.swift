@@ -49,7 +49,7 @@ public struct CausalContext: Hashable, Sendable {
   public static let maximumReplicas = 100_000
 
   /// The replicas this context has seen a dot of.
-  package var replicaIDs: some Collection<ReplicaID> { replicas.keys }
+  @usableFromInline package var replicaIDs: some Collection<ReplicaID> { replicas.keys }
 
   /// The greatest counter seen from `replica`, or 0.
   public func maximum(of replica: ReplicaID) -> UInt64 {
@@ -64,13 +64,13 @@ public struct CausalContext: Hashable, Sendable {
   /// Issues the next dot of `replica`: one above every counter of it seen so far, and records it.
   ///
   /// - Complexity: O(1) for a replica whose seen dots are contiguous.
-  mutating func nextDot(for replica: ReplicaID) -> Dot {
+  @usableFromInline mutating func nextDot(for replica: ReplicaID) -> Dot {
     let dot = Dot(replica, maximum(of: replica) + 1)
     insert(dot)
     return dot
   }
 
-  mutating func insert(_ dot: Dot) {
+  @usableFromInline mutating func insert(_ dot: Dot) {
     replicas[dot.replica, default: CounterSet()].insert(dot.counter)
   }
 
@@ -93,23 +93,23 @@ public struct CausalContext: Hashable, Sendable {
   }
 
   /// The context of a delta for a peer that has seen `version`: the dots seen here that
-  /// `version` does not cover, and the dots within `version` that are not among `live` (the
-  /// live dots within `version`, per replica, in any order): those were removed or overwritten
-  /// here, and the peer must learn so.
+  /// `version` does not cover, and the dots within `version` that are not live here (removed
+  /// or overwritten here, and the peer must learn so). `liveRanges` gives, for a replica and a
+  /// bound, the counters of that replica's live dots up to the bound, as sorted, disjoint
+  /// ranges; it is asked once per replica with a bound above 0.
   ///
-  /// - Complexity: O(*d* log *d*) for *d* live dots, plus the intervals of the result.
+  /// - Complexity: O(*r*) for *r* replicas, plus `liveRanges`, plus the intervals involved.
   @usableFromInline
-  package func delta(since version: VersionVector, live: consuming [ReplicaID: [UInt64]])
-    -> CausalContext
-  {
+  package func delta(
+    since version: VersionVector,
+    liveRanges: (ReplicaID, _ upTo: UInt64) -> [ClosedRange<UInt64>]
+  ) -> CausalContext {
     var result = CausalContext()
     for (replica, counters) in replicas {
       let bound = version[replica]
       var part = counters.above(bound)
       if bound > 0 {
-        var liveCounters = live.removeValue(forKey: replica) ?? []
-        liveCounters.sort()
-        part.formUnion(counters.upTo(bound, excludingSorted: liveCounters))
+        part.formUnion(counters.upTo(bound, excluding: liveRanges(replica, bound)))
       }
       if !part.isEmpty { result.replicas[replica] = part }
     }

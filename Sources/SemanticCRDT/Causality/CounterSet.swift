@@ -49,7 +49,7 @@ package struct CounterSet: Hashable, Sendable {
   var maximum: UInt64 { intervals.last?.upperBound ?? prefix }
 
   /// The set as sorted, disjoint, non-adjacent ranges.
-  package var ranges: [ClosedRange<UInt64>] {
+  @usableFromInline package var ranges: [ClosedRange<UInt64>] {
     prefix == 0 ? intervals : [1...prefix] + intervals
   }
 
@@ -109,22 +109,45 @@ package struct CounterSet: Hashable, Sendable {
       })
   }
 
-  /// The counters at most `bound`, except those in `excluded` (sorted ascending).
-  func upTo(_ bound: UInt64, excludingSorted excluded: [UInt64]) -> CounterSet {
+  /// The counters at most `bound`, except those in `excluded` (sorted, disjoint ranges).
+  ///
+  /// - Complexity: O(*k* + *e*) for *k* intervals here and *e* excluded ranges.
+  func upTo(_ bound: UInt64, excluding excluded: [ClosedRange<UInt64>]) -> CounterSet {
     var result: [ClosedRange<UInt64>] = []
     var next = excluded.startIndex
     for range in ranges where range.lowerBound <= bound {
-      var low = range.lowerBound
       let high = min(range.upperBound, bound)
-      while next < excluded.endIndex && excluded[next] < low { next += 1 }
-      while next < excluded.endIndex && excluded[next] <= high {
-        if excluded[next] > low { result.append(low...(excluded[next] - 1)) }
-        low = excluded[next] + 1
-        next += 1
+      while next < excluded.endIndex && excluded[next].upperBound < range.lowerBound { next += 1 }
+      // The start of what is left of the range; nil once an excluded range covers the rest,
+      // which may reach into the next range, so it stays the next one to look at.
+      var low: UInt64? = range.lowerBound
+      while let start = low, next < excluded.endIndex, excluded[next].lowerBound <= high {
+        let cut = excluded[next]
+        if cut.lowerBound > start { result.append(start...(cut.lowerBound - 1)) }
+        if cut.upperBound >= high {
+          low = nil
+        } else {
+          low = cut.upperBound + 1
+          next += 1
+        }
       }
-      if low <= high { result.append(low...high) }
+      if let start = low, start <= high { result.append(start...high) }
     }
     return CounterSet(result)
+  }
+
+  /// Ascending counters as the sorted, disjoint, non-adjacent ranges they make up.
+  @usableFromInline
+  package static func ranges(ofSorted counters: [UInt64]) -> [ClosedRange<UInt64>] {
+    var ranges: [ClosedRange<UInt64>] = []
+    for counter in counters {
+      if let last = ranges.last, counter <= last.upperBound + 1 {
+        ranges[ranges.count - 1] = last.lowerBound...max(last.upperBound, counter)
+      } else {
+        ranges.append(counter...counter)
+      }
+    }
+    return ranges
   }
 
   /// Whether every counter of `self` is in `other`.

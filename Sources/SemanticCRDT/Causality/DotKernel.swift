@@ -18,6 +18,15 @@
 /// removed key, a key whose writes a later write in the delta moved away). Merging a delta then
 /// visits only its entries and those keys, O(change); merging a state must look at every key
 /// here for dots it retires, because a state does not say where its dead dots lived.
+///
+/// ## The live-dot index
+///
+/// A state may keep a ``LiveDotIndex`` of its live dots (``indexLiveDots()``); every mutation
+/// and merge keeps it up to date. With it, ``delta(since:)`` costs what the delta holds rather
+/// than the number of keys, and merging a state or delta that has seen few dots finds the keys
+/// it retires through the index instead of visiting every key (ADR 0026). Without it (deltas,
+/// nested stores, sets), nothing changes. The index is not part of the value: two kernels with
+/// the same entries, context and retired keys are equal whether or not either keeps one.
 @usableFromInline
 package struct DotKernel<Key: Hashable, Value> {
   @usableFromInline package private(set) var entries: [Key: DotSiblings<Value>]
@@ -25,6 +34,8 @@ package struct DotKernel<Key: Hashable, Value> {
   /// For a delta, the keys besides those in `entries` whose dots `context` retires; `nil` for
   /// a state, which does not know them.
   @usableFromInline package private(set) var retiredKeys: Set<Key>?
+  /// The live dots by replica and counter, where kept; `nil` otherwise.
+  @usableFromInline package private(set) var index: LiveDotIndex<Key>?
 
   init() {
     entries = [:]
@@ -32,7 +43,7 @@ package struct DotKernel<Key: Hashable, Value> {
   }
 
   /// The empty delta: the start of a join of deltas that stays a delta.
-  static var emptyDelta: DotKernel {
+  @usableFromInline static var emptyDelta: DotKernel {
     DotKernel(entries: [:], context: CausalContext(), retiredKeys: [])
   }
 
@@ -52,6 +63,15 @@ package struct DotKernel<Key: Hashable, Value> {
   /// Merging it gives what merging the delta gives, looking at every key.
   package var stateForm: DotKernel { DotKernel(entries: entries, context: context) }
 
+  /// Starts keeping the live-dot index (see "The live-dot index" above); does nothing when it
+  /// is kept already.
+  ///
+  /// - Complexity: O(*d*) for *d* live dots.
+  @inlinable
+  package mutating func indexLiveDots() {
+    if index == nil { index = LiveDotIndex(entries) }
+  }
+
   // MARK: Mutations (each returns its delta)
 
   /// Replaces every live dot of `key` with one new dot of `replica` carrying `value`.
@@ -61,11 +81,13 @@ package struct DotKernel<Key: Hashable, Value> {
   /// - Returns: The delta: the new dot with its value, and a context of the new, the minted and
   ///   the replaced dots.
   /// - Complexity: O(*s* + *m*) for *s* replaced siblings and *m* minted dots.
+  @inlinable
   mutating func write(
     _ value: Value, for key: Key, by replica: ReplicaID, minted: [Dot] = []
   ) -> DotKernel {
     var deltaContext = CausalContext()
-    entries[key]?.forEachDot { deltaContext.insert($0) }
+    let replaced = entries[key]
+    replaced?.forEachDot { deltaContext.insert($0) }
     for dot in minted {
       context.insert(dot)
       deltaContext.insert(dot)
@@ -74,6 +96,7 @@ package struct DotKernel<Key: Hashable, Value> {
     deltaContext.insert(dot)
     let siblings = DotSiblings.one(dot, value)
     entries[key] = siblings
+    index?.replace(key, replaced, with: siblings)
     return DotKernel(entries: [key: siblings], context: deltaContext, retiredKeys: [])
   }
 
@@ -82,10 +105,12 @@ package struct DotKernel<Key: Hashable, Value> {
   /// - Returns: The delta: no entries, a context of the removed dots, and `key` as the key it
   ///   retires.
   /// - Complexity: O(*s*) for *s* removed siblings.
+  @inlinable
   mutating func remove(_ key: Key) -> DotKernel {
     var deltaContext = CausalContext()
     guard let removed = entries.removeValue(forKey: key) else { return .emptyDelta }
     removed.forEachDot { deltaContext.insert($0) }
+    index?.replace(key, removed, with: nil)
     return DotKernel(entries: [:], context: deltaContext, retiredKeys: [key])
   }
 
@@ -114,6 +139,16 @@ package struct DotKernel<Key: Hashable, Value> {
       Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?, _ otherHoldsKey: Bool
     ) -> Void
   ) {
+    // The index is moved out while the merge runs, so that reporting a change can update it
+    // while `entries` is being written; it goes back at the end.
+    var liveIndex = index.take()
+    defer { index = liveIndex }
+    func report(
+      _ key: Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?, _ holds: Bool
+    ) {
+      liveIndex?.replace(key, before, with: after)
+      changed(key, before, after, holds)
+    }
     var seenHere = ContextMembership(context)
     var seenThere = ContextMembership(other.context)
     // Whether `entries` has been written during this merge, and so holds storage of its own.
@@ -123,7 +158,24 @@ package struct DotKernel<Key: Hashable, Value> {
         // A keyed delta says where the dots it retires live: look there only.
         for key in retired where other.entries[key] == nil {
           guard let index = entries.index(forKey: key) else { continue }
-          if retire(at: index, seenBy: &seenThere, written: &written, changed: changed) {
+          if retire(at: index, seenBy: &seenThere, written: &written, changed: report) {
+            entries.remove(at: index)
+            written = true
+          }
+        }
+      } else if let liveIndex, other.context.count < UInt64(entries.count) {
+        // The other side has seen fewer dots than this side has keys: the index says which of
+        // them live here, and under which keys, the only keys whose dots it can retire.
+        var candidates: [Key] = []
+        for (replica, counters) in other.context.replicas {
+          for range in counters.ranges {
+            liveIndex.forEachKey(of: replica, in: range) { candidates.append($0) }
+          }
+        }
+        for key in candidates where other.entries[key] == nil {
+          // A key with several live dots comes once per dot: the first retire settles it.
+          guard let index = entries.index(forKey: key) else { continue }
+          if retire(at: index, seenBy: &seenThere, written: &written, changed: report) {
             entries.remove(at: index)
             written = true
           }
@@ -136,7 +188,7 @@ package struct DotKernel<Key: Hashable, Value> {
           guard entries.values[index].containsDot(where: { seenThere.contains($0) }),
             other.entries[entries.keys[index]] == nil
           else { continue }
-          if retire(at: index, seenBy: &seenThere, written: &written, changed: changed) {
+          if retire(at: index, seenBy: &seenThere, written: &written, changed: report) {
             removed.append(entries.keys[index])
           }
         }
@@ -157,7 +209,7 @@ package struct DotKernel<Key: Hashable, Value> {
       }
       // One hash lookup finds the key and writes it, through the subscript's modify accessor.
       Self.join(
-        key, &entries[key], theirs, seenHere: &seenHere, seenThere: &seenThere, changed: changed)
+        key, &entries[key], theirs, seenHere: &seenHere, seenThere: &seenThere, changed: report)
     }
     context.formUnion(other.context)
     joinRetiredKeys(of: other)
@@ -168,10 +220,14 @@ package struct DotKernel<Key: Hashable, Value> {
   /// be every key the merge reported, and `context` the context before it.
   ///
   /// - Complexity: O(*k*) for *k* keys.
+  @inlinable
   package mutating func undoMerge(
     restoring keys: [(Key, DotSiblings<Value>?)], context: CausalContext
   ) {
-    for (key, siblings) in keys { entries[key] = siblings }
+    for (key, siblings) in keys {
+      index?.replace(key, entries[key], with: siblings)
+      entries[key] = siblings
+    }
     self.context = context
   }
 
@@ -240,24 +296,46 @@ package struct DotKernel<Key: Hashable, Value> {
   /// context of the dots it has not seen plus the dots within `version` that are no longer
   /// live here (removed or overwritten), so that merging the delta removes them there too.
   ///
-  /// - Complexity: O(*n* + *d* log *d*) for *n* keys and *d* live dots within `version`. The
-  ///   context part has one interval per run of dead dots within `version`. Inlinable, so that
-  ///   each client specializes it for its keys and values.
+  /// - Complexity: with the live-dot index, O(*c* + *b*) for *c* live dots the peer has not
+  ///   seen and *b* blocks of 64 counters up to `version` (see ``LiveDotIndex``), plus the
+  ///   intervals of the context; without it, O(*n* + *d* log *d*) for *n* keys and *d* live dots
+  ///   within `version`. The context part has one interval per run of dead dots within
+  ///   `version`. Inlinable, so that each client specializes it for its keys and values.
   @inlinable
   func delta(since version: VersionVector) -> DotKernel? {
     var deltaEntries: [Key: DotSiblings<Value>] = [:]
-    var liveSeen = LiveDots()
     var seen = ContextMembership(CausalContext(version))
-    for index in entries.indices {
-      var unseen = false
-      entries.values[index].forEachDot { dot in
-        if seen.contains(dot) { liveSeen.append(dot) } else { unseen = true }
+    let deltaContext: CausalContext
+    if let index {
+      for replica in context.replicaIDs {
+        let bound = version[replica]
+        guard bound < .max else { continue }
+        index.forEachKey(of: replica, in: (bound + 1)...UInt64.max) { key in
+          guard deltaEntries[key] == nil,
+            let fresh = entries[key]?.filter({ !seen.contains($0) })
+          else { return }
+          deltaEntries[key] = fresh
+        }
       }
-      if unseen, let fresh = entries.values[index].filter({ !seen.contains($0) }) {
-        deltaEntries[entries.keys[index]] = fresh
+      deltaContext = context.delta(since: version) { index.liveRanges(of: $0, upTo: $1) }
+    } else {
+      var liveSeen = LiveDots()
+      for index in entries.indices {
+        var unseen = false
+        entries.values[index].forEachDot { dot in
+          if seen.contains(dot) { liveSeen.append(dot) } else { unseen = true }
+        }
+        if unseen, let fresh = entries.values[index].filter({ !seen.contains($0) }) {
+          deltaEntries[entries.keys[index]] = fresh
+        }
+      }
+      var live = liveSeen.grouped()
+      deltaContext = context.delta(since: version) { replica, _ in
+        var counters = live.removeValue(forKey: replica) ?? []
+        counters.sort()
+        return CounterSet.ranges(ofSorted: counters)
       }
     }
-    let deltaContext = context.delta(since: version, live: liveSeen.grouped())
     if deltaEntries.isEmpty && deltaContext.isEmpty { return nil }
     return DotKernel(entries: deltaEntries, context: deltaContext)
   }
@@ -295,11 +373,21 @@ package struct DotKernel<Key: Hashable, Value> {
         if !seen.insert(dot).inserted { problems.append("dot \(dot) is live twice") }
       }
     }
+    if let index, index != LiveDotIndex(entries) {
+      problems.append("the live-dot index does not hold exactly the live dots")
+    }
     return problems
   }
 }
 
-extension DotKernel: Equatable where Value: Equatable {}
+extension DotKernel: Equatable where Value: Equatable {
+  /// Equal entries, context and retired keys; the index, which follows from the entries, is
+  /// not compared.
+  @inlinable
+  package static func == (lhs: DotKernel, rhs: DotKernel) -> Bool {
+    lhs.entries == rhs.entries && lhs.context == rhs.context && lhs.retiredKeys == rhs.retiredKeys
+  }
+}
 extension DotKernel: Sendable where Key: Sendable, Value: Sendable {}
 
 extension DotKernel {
@@ -324,7 +412,9 @@ extension DotKernel {
         result[newKey] = DotSiblings(sorted: moved)
       }
     }
-    return DotKernel(
+    var remapped = DotKernel(
       entries: result, context: context, retiredKeys: retiredKeys.map { Set($0.map(transform)) })
+    if index != nil { remapped.indexLiveDots() }
+    return remapped
   }
 }

@@ -66,6 +66,19 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   /// This map as a state: a delta without the keys it names as removed (for tests of them).
   package var stateForm: ORMap { ORMap(kernel: kernel.stateForm) }
 
+  /// Starts keeping an index of the live writes by replica and counter, kept up to date by
+  /// every later write and merge: ``delta(since:)`` then costs what the delta holds, and a
+  /// merge of a small delta finds the keys it removes without visiting every key (ADR 0026).
+  /// Copies of the map keep it; equality ignores it.
+  ///
+  /// - Complexity: O(*d* log *d*) for *d* live writes, once; then O(log *b*) per write a
+  ///   mutation or merge adds or drops, for *b* blocks of 64 counters of its replica.
+  @inlinable
+  package mutating func indexLiveDots() { kernel.indexLiveDots() }
+
+  /// Whether the map keeps the index of ``indexLiveDots()``.
+  package var keepsLiveDotIndex: Bool { kernel.index != nil }
+
   /// The value of `key`: the join of the values its surviving writes carry, or `nil` when the
   /// key is absent.
   ///
@@ -146,7 +159,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   ///
   /// - Returns: The delta of this change.
   /// - Complexity: O(1) for values without dots; otherwise also linear in the value's dots.
-  @discardableResult
+  @inlinable @discardableResult
   public mutating func set(_ key: Key, to value: Value, by replica: ReplicaID) -> ORMap {
     let (committed, minted) = commit(value, over: self[key], by: replica)
     return ORMap(kernel: kernel.write(Boxed(committed), for: key, by: replica, minted: minted))
@@ -166,7 +179,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   ///     that concurrent changes elsewhere merge with this one.
   /// - Returns: The delta of this change.
   /// - Complexity: that of reading `key`, plus `body`, plus committing the value.
-  @discardableResult
+  @inlinable @discardableResult
   public mutating func update(
     _ key: Key, by replica: ReplicaID, default defaultValue: @autoclosure () -> Value,
     _ body: (inout Value) throws -> Void
@@ -180,7 +193,8 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
 
   /// `value` committed as a write of `replica` over the key's `previous` value (see
   /// ``Nestable``), and the dots the commit minted from this map's context.
-  private func commit(
+  @inlinable
+  func commit(
     _ value: Value, over previous: @autoclosure () -> Value?, by replica: ReplicaID
   ) -> (Value, minted: [Dot]) {
     var scope = NestingScope(context: kernel.context, replica: replica)
@@ -191,7 +205,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   /// Removes `key` as this replica has seen it; concurrent writes elsewhere survive.
   ///
   /// - Returns: The delta of this change.
-  @discardableResult
+  @inlinable @discardableResult
   public mutating func remove(_ key: Key) -> ORMap {
     ORMap(kernel: kernel.remove(key))
   }
@@ -276,7 +290,10 @@ extension ORMap: DeltaMergeable {
 
   /// The writes a peer that has seen `version` lacks, and the removals of writes it has seen.
   ///
-  /// - Complexity: O(*n* + *d* log *d*) for *n* keys and *d* live dots within `version`.
+  /// - Complexity: O(*n* + *d* log *d*) for *n* keys and *d* live dots within `version`; for a
+  ///   map that keeps the index of ``indexLiveDots()``, O(*c* + *b*) for *c* writes the peer
+  ///   has not seen and *b* blocks of 64 counters within `version`. Either way, plus one
+  ///   interval per run of removed writes within `version`.
   @inlinable
   public func delta(since version: VersionVector) -> ORMap? {
     kernel.delta(since: version).map { ORMap(kernel: $0) }

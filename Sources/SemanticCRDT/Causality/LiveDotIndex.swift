@@ -1,0 +1,279 @@
+// Inlining: the code marked @inlinable is generic over keys and values and runs per key or
+// per dot in merges, deltas and reads. Inlined, it is specialized for the caller's types in
+// the caller's module; not inlined, every comparison, hash and copy of a key or value goes
+// through witness tables. @usableFromInline marks the stored state and helpers that inlined
+// code reads; each stays `package` or internal, out of the public API.
+
+/// The live dots of a dot store, by replica and counter, each with the key it lives under: how
+/// a delta for a peer finds the keys holding dots the peer has not seen and the dots the peer
+/// may still hold that are dead here, and how a merge finds the keys whose dots a small delta
+/// retires, without visiting every key (see ADR 0026).
+///
+/// Per replica, the counters are kept in blocks of 64, sorted by block number: a bit per
+/// counter and the keys of the set bits in bit order. A replica numbers its events in order, so
+/// a new dot almost always lands in that replica's last block; a block that empties goes, so
+/// that equal sets of dots have equal indexes.
+///
+/// - Complexity: Inserting or removing a dot is O(log *b*) for *b* blocks of its replica, plus
+///   moving at most 63 keys within its block (and the blocks after it, when a block comes or
+///   goes). A query costs the blocks it reads and the dots it reports.
+@usableFromInline
+package struct LiveDotIndex<Key: Hashable> {
+  @usableFromInline var columns: [ReplicaID: Column] = [:]
+
+  /// An empty index.
+  @inlinable
+  package init() {}
+
+  /// The index of `entries`' live dots.
+  ///
+  /// - Complexity: O(*d* log *d*) for *d* live dots: each replica's dots are sorted by counter
+  ///   and swept into blocks in order.
+  @inlinable
+  package init<Value>(_ entries: [Key: DotSiblings<Value>]) {
+    // Entries come in hash order: putting each dot in its block as it comes would move keys
+    // within blocks and blocks within columns. Sorted first, every dot is appended.
+    var replicas: [ReplicaID: Int] = [:]
+    var dots: [[(counter: UInt64, key: Key)]] = []
+    // Most dots are of the replica before them: comparing costs less than hashing.
+    var last: (replica: ReplicaID, slot: Int)?
+    for (key, siblings) in entries {
+      siblings.forEachDot { dot in
+        let slot: Int
+        if let last, last.replica == dot.replica {
+          slot = last.slot
+        } else if let known = replicas[dot.replica] {
+          slot = known
+        } else {
+          slot = dots.count
+          replicas[dot.replica] = slot
+          dots.append([])
+        }
+        last = (dot.replica, slot)
+        dots[slot].append((dot.counter, key))
+      }
+    }
+    for (replica, slot) in replicas {
+      dots[slot].sort { $0.counter < $1.counter }
+      var column = Column()
+      for (counter, key) in dots[slot] { column.append(counter, key) }
+      columns[replica] = column
+    }
+  }
+
+  /// Adds `dot`, live under `key`.
+  @inlinable
+  package mutating func insert(_ dot: Dot, _ key: Key) {
+    columns[dot.replica, default: Column()].insert(dot.counter, key)
+  }
+
+  /// Removes `dot`, if present.
+  @inlinable
+  package mutating func remove(_ dot: Dot) {
+    guard columns[dot.replica]?.remove(dot.counter) == true else { return }
+    // A replica without live dots has no column, so that equal sets have equal indexes.
+    if columns[dot.replica]?.blocks.isEmpty == true { columns[dot.replica] = nil }
+  }
+
+  /// Records that the live dots of `key` changed from `before` to `after` (`nil` where the key
+  /// is absent).
+  ///
+  /// - Complexity: O(*s*²) for *s* siblings (one or two, in practice), plus the updates.
+  @inlinable
+  package mutating func replace<Value>(
+    _ key: Key, _ before: DotSiblings<Value>?, with after: DotSiblings<Value>?
+  ) {
+    before?.forEachDot { dot in
+      if after?.contains(dot) != true { remove(dot) }
+    }
+    after?.forEachDot { dot in
+      if before?.contains(dot) != true { insert(dot, key) }
+    }
+  }
+
+  /// Calls `body` with the key of each live dot of `replica` whose counter is in `counters`,
+  /// in counter order (a key with several such dots comes once per dot).
+  ///
+  /// - Complexity: O(log *b* + the blocks within `counters` + the dots reported).
+  @inlinable
+  package func forEachKey(
+    of replica: ReplicaID, in counters: ClosedRange<UInt64>, _ body: (Key) -> Void
+  ) {
+    guard let column = columns[replica] else { return }
+    let last = counters.upperBound >> Block.shift
+    var position = column.position(ofFirstFrom: counters.lowerBound >> Block.shift)
+    while position < column.blocks.count, column.blocks[position].number <= last {
+      column.blocks[position].forEachKey(in: counters, body)
+      position += 1
+    }
+  }
+
+  /// The live counters of `replica` up to `bound`, as sorted, disjoint, non-adjacent ranges.
+  ///
+  /// - Complexity: O(the blocks up to `bound` + the ranges).
+  @inlinable
+  package func liveRanges(of replica: ReplicaID, upTo bound: UInt64) -> [ClosedRange<UInt64>] {
+    guard let column = columns[replica] else { return [] }
+    var ranges: [ClosedRange<UInt64>] = []
+    for block in column.blocks {
+      if block.number > bound >> Block.shift { break }
+      block.appendRanges(upTo: bound, to: &ranges)
+    }
+    return ranges
+  }
+
+  /// The number of live dots indexed.
+  package var count: Int {
+    columns.values.reduce(0) { total, column in
+      column.blocks.reduce(total) { $0 + $1.keys.count }
+    }
+  }
+}
+
+extension LiveDotIndex {
+  /// The blocks of one replica's counters, sorted by number.
+  @usableFromInline
+  struct Column {
+    @usableFromInline var blocks: [Block]
+
+    @inlinable
+    init(blocks: [Block] = []) {
+      self.blocks = blocks
+    }
+
+    /// The position of the first block numbered `number` or more.
+    @inlinable
+    func position(ofFirstFrom number: UInt64) -> Int {
+      // Most lookups are for the newest counters: try the last block before searching.
+      if let last = blocks.last, last.number <= number {
+        return last.number == number ? blocks.count - 1 : blocks.count
+      }
+      var low = 0
+      var high = blocks.count
+      while low < high {
+        let middle = (low + high) / 2
+        if blocks[middle].number < number { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+
+    @inlinable
+    mutating func insert(_ counter: UInt64, _ key: Key) {
+      let number = counter >> Block.shift
+      let position = position(ofFirstFrom: number)
+      if position == blocks.count || blocks[position].number != number {
+        blocks.insert(Block(counter), at: position)
+      }
+      blocks[position].insert(counter, key)
+    }
+
+    /// Adds `counter`, no smaller than any counter here, live under `key`.
+    @inlinable
+    mutating func append(_ counter: UInt64, _ key: Key) {
+      if blocks.last?.number != counter >> Block.shift { blocks.append(Block(counter)) }
+      blocks[blocks.count - 1].insert(counter, key)
+    }
+
+    /// Removes `counter`; returns whether it was there.
+    @inlinable
+    mutating func remove(_ counter: UInt64) -> Bool {
+      let number = counter >> Block.shift
+      let position = position(ofFirstFrom: number)
+      guard position < blocks.count, blocks[position].number == number,
+        blocks[position].remove(counter)
+      else { return false }
+      if blocks[position].bits == 0 { blocks.remove(at: position) }
+      return true
+    }
+  }
+
+  /// The live counters `64 × number …< 64 × (number + 1)` of one replica: a bit each, and the
+  /// keys of the set bits in bit order.
+  @usableFromInline
+  struct Block {
+    @usableFromInline static var shift: UInt64 { 6 }
+    @usableFromInline let number: UInt64
+    @usableFromInline var bits: UInt64 = 0
+    @usableFromInline var keys: [Key] = []
+
+    /// The empty block that holds `counter`.
+    @inlinable
+    init(_ counter: UInt64) {
+      number = counter >> Self.shift
+    }
+
+    /// The block's first counter.
+    @inlinable var base: UInt64 { number << Self.shift }
+
+    /// The number of set bits below `bit`: where its key is in `keys`.
+    @inlinable
+    func rank(_ bit: UInt64) -> Int {
+      (bits & ((1 << bit) &- 1)).nonzeroBitCount
+    }
+
+    @inlinable
+    mutating func insert(_ counter: UInt64, _ key: Key) {
+      let bit = counter & 63
+      if bits & (1 << bit) != 0 {
+        keys[rank(bit)] = key
+      } else {
+        keys.insert(key, at: rank(bit))
+        bits |= 1 << bit
+      }
+    }
+
+    /// Removes `counter`; returns whether it was there.
+    @inlinable
+    mutating func remove(_ counter: UInt64) -> Bool {
+      let bit = counter & 63
+      guard bits & (1 << bit) != 0 else { return false }
+      keys.remove(at: rank(bit))
+      bits &= ~(1 << bit)
+      return true
+    }
+
+    /// The bits of the counters in `counters`.
+    @inlinable
+    func mask(_ counters: ClosedRange<UInt64>) -> UInt64 {
+      guard counters.upperBound >= base, counters.lowerBound <= base + 63 else { return 0 }
+      let low = counters.lowerBound > base ? counters.lowerBound - base : 0
+      let high = min(counters.upperBound - base, 63)
+      let above: UInt64 = high == 63 ? ~0 : (1 << (high + 1)) &- 1
+      return (~0 << low) & above
+    }
+
+    @inlinable
+    func forEachKey(in counters: ClosedRange<UInt64>, _ body: (Key) -> Void) {
+      var selected = bits & mask(counters)
+      while selected != 0 {
+        body(keys[rank(UInt64(selected.trailingZeroBitCount))])
+        selected &= selected &- 1
+      }
+    }
+
+    /// Appends the runs of set bits up to `bound` to `ranges`, joining a run that continues the
+    /// last range.
+    @inlinable
+    func appendRanges(upTo bound: UInt64, to ranges: inout [ClosedRange<UInt64>]) {
+      var remaining = bits & mask(0...bound)
+      while remaining != 0 {
+        let start = UInt64(remaining.trailingZeroBitCount)
+        let length = UInt64((~(remaining >> start)).trailingZeroBitCount)
+        let run = (base + start)...(base + start + length - 1)
+        if let last = ranges.last, last.upperBound + 1 == run.lowerBound {
+          ranges[ranges.count - 1] = last.lowerBound...run.upperBound
+        } else {
+          ranges.append(run)
+        }
+        remaining = length == 64 ? 0 : remaining & ~(((1 << length) &- 1) << start)
+      }
+    }
+  }
+}
+
+extension LiveDotIndex: Equatable {}
+extension LiveDotIndex.Column: Equatable {}
+extension LiveDotIndex.Block: Equatable {}
+extension LiveDotIndex: Sendable where Key: Sendable {}
+extension LiveDotIndex.Column: Sendable where Key: Sendable {}
+extension LiveDotIndex.Block: Sendable where Key: Sendable {}

@@ -1,0 +1,107 @@
+import CRDTTestSupport
+import SemanticCRDT
+import SharedSupport
+import Testing
+
+/// The live-dot index against plain collections, and the deltas it makes against the deltas
+/// found by visiting every key. `FORAGER_PROPERTY_ITERATIONS` scales the random cases.
+@Suite("Live-dot index")
+struct LiveDotIndexTests {
+  static let iterations = PropertyEnvironment.iterations(default: 300)
+
+  /// Random inserts and removes of counters around block edges (63, 64, 127, 128, …) on two
+  /// replicas: every query answers what a dictionary of the live dots answers, and the index
+  /// equals one built from scratch (a block that empties goes).
+  @Test func answersWhatAPlainDictionaryAnswers() {
+    for seed in 0..<UInt64(Self.iterations) {
+      var random = SplitMix64(seed: seed)
+      var index = LiveDotIndex<String>()
+      var model: [Dot: String] = [:]
+      for _ in 0..<random.int(in: 1...120) {
+        // Half the counters are within a few of a block edge, so that runs of live counters
+        // cross edges (…63, 64…) and blocks fill and empty.
+        let counter =
+          random.chance(0.5)
+          ? 64 * random.int(in: 1...4) + random.int(in: -3...2) : random.int(in: 1...300)
+        let dot = Dot(random.chance(0.5) ? "a" : "b", UInt64(counter))
+        if random.chance(0.6) {
+          let key = "k\(random.int(in: 0...9))"
+          index.insert(dot, key)
+          model[dot] = key
+        } else {
+          index.remove(dot)
+          model[dot] = nil
+        }
+      }
+      let rebuilt = LiveDotIndex(
+        Dictionary(grouping: model, by: \.value).mapValues { dots in
+          DotSiblings(
+            unsorted: dots.map { DottedValue(dot: $0.key, value: ()) }.sorted { $0.dot < $1.dot })!
+        })
+      #expect(index == rebuilt, "seed \(seed): the index differs from one built from its dots")
+      #expect(index.count == model.count, "seed \(seed)")
+      for replica in ["a", "b"] as [ReplicaID] {
+        let low = UInt64(random.int(in: 1...320))
+        let range = low...max(low, UInt64(random.int(in: 1...320)))
+        var keys: [String] = []
+        index.forEachKey(of: replica, in: range) { keys.append($0) }
+        let expected = model.filter { $0.key.replica == replica && range.contains($0.key.counter) }
+          .sorted { $0.key < $1.key }.map(\.value)
+        #expect(keys == expected, "seed \(seed): keys of \(replica) in \(range)")
+        let bound = UInt64(random.int(in: 0...320))
+        let live = model.keys.filter { $0.replica == replica && $0.counter <= bound }
+          .map(\.counter).sorted()
+        #expect(
+          index.liveRanges(of: replica, upTo: bound) == CounterSet.ranges(ofSorted: live),
+          "seed \(seed): live ranges of \(replica) up to \(bound)")
+      }
+    }
+  }
+
+  /// States reached by random writes, removes and merges of three replicas: the delta a state
+  /// keeping the index makes for a random version equals the delta found by visiting every
+  /// key, the index stays exact, and merging a delta through the index gives what merging it
+  /// as a state does.
+  @Test func makesTheDeltasAScanMakes() {
+    for seed in 0..<UInt64(Self.iterations) {
+      var random = SplitMix64(seed: seed)
+      let replicas: [ReplicaID] = ["p", "q", "r"]
+      var states = replicas.map { _ in
+        var map = ORMap<String, GCounter>()
+        map.indexLiveDots()
+        return map
+      }
+      for _ in 0..<random.int(in: 1...80) {
+        let at = random.int(in: 0...2)
+        let key = "k\(random.int(in: 0...11))"
+        switch random.int(in: 0...9) {
+        case 0...5:
+          states[at].update(key, by: replicas[at], default: GCounter()) {
+            $0.increment(by: 1, replica: replicas[at])
+          }
+        case 6...7: states[at].remove(key)
+        default: states[at].merge(states[random.int(in: 0...2)])
+        }
+      }
+      for state in states {
+        #expect(state.invariantViolations().isEmpty, "seed \(seed): \(state.invariantViolations())")
+        let version = VersionVector(
+          Dictionary(
+            uniqueKeysWithValues: replicas.compactMap { replica in
+              let counter = UInt64(random.int(in: 0...Int(state.context.maximum(of: replica) + 2)))
+              return counter > 0 ? (replica, counter) : nil
+            }))
+        let indexed = state.delta(since: version)
+        #expect(
+          indexed == state.stateForm.delta(since: version),
+          "seed \(seed): the indexed delta since \(version) differs from the scanned one")
+        for other in states where other.context.versionVector.dominates(version) {
+          guard let indexed else { continue }
+          #expect(
+            other.merging(indexed) == other.merging(state),
+            "seed \(seed): the delta law fails through the index")
+        }
+      }
+    }
+  }
+}
