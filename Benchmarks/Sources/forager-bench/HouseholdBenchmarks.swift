@@ -113,11 +113,24 @@ enum HouseholdBenchmarks {
             }
           }
         },
+        // The bytes of a delta as they go on a wire: in a sync message (each replica named
+        // once, gzip around the JSON); `delta.json` has the plain JSON and its size.
         Benchmark(
           "delta.size", n: n, prepare: { synced.value },
-          bytes: { JSONWriter.encode($0.1).count }
+          bytes: { input in
+            SyncMessage(
+              household: input.0.householdID, sender: input.0.replicaID, through: 0, since: nil,
+              recipient: nil, acknowledged: nil, state: input.1
+            ).encoded().count
+          }
         ) { input in
           blackHole(input.0.delta(since: input.2))
+        },
+        Benchmark(
+          "delta.json", n: n, prepare: { synced.value.1 },
+          bytes: { JSONWriter.encode($0).count }
+        ) { delta in
+          blackHole(JSONWriter.encode(delta))
         },
         Benchmark(
           "state.size", n: n, prepare: { synced.value.0.state },
@@ -137,6 +150,20 @@ enum HouseholdBenchmarks {
           bytes: { JSONWriter.encode($0.1).count }
         ) { input in
           blackHole(input.0.update { try! $0.merge(input.1) })
+        },
+        // What a replica adds to opening a household: indexing its writes by replica and
+        // counter (ADR 0026), from a state as a file gives it (decoded, so without an index).
+        Benchmark(
+          "household.index", n: n,
+          prepare: {
+            try! JSONReader.decode(
+              HouseholdState.self, from: JSONWriter.encode(store.value.state), cores: .two)
+          }
+        ) { state in
+          blackHole(
+            HouseholdReplica(
+              state: state, member: Households.member,
+              clock: HybridClock(replica: "bench-phone", wallClock: .fixed(1_733_788_800_000))))
         },
         Benchmark(
           "memory.household", n: n, prepare: { () },

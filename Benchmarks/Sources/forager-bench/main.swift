@@ -138,9 +138,17 @@ target(
 target(
   "household.getOrCreate.existing ≤ 2 µs", microseconds("household.getOrCreate.existing"),
   limit: 2, atMost: true, unit: "µs")
-if let delta = row("delta.size")?.bytes, let state = row("state.size")?.bytes {
+target(
+  "delta.size (delta(since:) of 100 edits) ≤ 1 ms", milliseconds("delta.size"), limit: 1,
+  atMost: true, unit: "ms")
+if let bytes = row("delta.size")?.bytes {
+  target("delta.size on a wire ≤ 4 KB", Double(bytes) / 1024, limit: 4, atMost: true, unit: "KiB")
+}
+target("delta.apply ≤ 1 ms", milliseconds("delta.apply"), limit: 1, atMost: true, unit: "ms")
+if let delta = row("delta.json")?.bytes, let state = row("state.size")?.bytes {
   target(
-    "delta.size ≤ 1% of state.size", 100 * Double(delta) / Double(max(state, 1)), limit: 1,
+    "delta.json ≤ 1% of state.size (both JSON)", 100 * Double(delta) / Double(max(state, 1)),
+    limit: 1,
     atMost: true, unit: "%")
 }
 for suffix in ["", ".mixed"] {
