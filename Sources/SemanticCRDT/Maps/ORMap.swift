@@ -291,8 +291,8 @@ extension ORMap: DeltaMergeable {
   /// The writes a peer that has seen `version` lacks, and the removals of writes it has seen.
   ///
   /// - Complexity: O(*n* + *d* log *d*) for *n* keys and *d* live dots within `version`; for a
-  ///   map that keeps the index of ``indexLiveDots()``, O(*c* + *b*) for *c* writes the peer
-  ///   has not seen and *b* blocks of 64 counters within `version`. Either way, plus one
+  ///   map that keeps the index of `indexLiveDots()` (ADR 0026), O(*c* + *b*) for *c* writes the
+  ///   peer has not seen and *b* blocks of 64 counters within `version`. Either way, plus one
   ///   interval per run of removed writes within `version`.
   @inlinable
   public func delta(since version: VersionVector) -> ORMap? {
