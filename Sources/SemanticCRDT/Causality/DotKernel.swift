@@ -153,33 +153,32 @@ package struct DotKernel<Key: Hashable, Value> {
     var seenThere = ContextMembership(other.context)
     // Whether `entries` has been written during this merge, and so holds storage of its own.
     var written = false
+    // Retires what the other side has seen under each of `keys` it does not hold. A key may
+    // come more than once: the first retire settles it.
+    func retireListed(_ keys: some Sequence<Key>) {
+      for key in keys where other.entries[key] == nil {
+        guard let index = entries.index(forKey: key) else { continue }
+        if retire(at: index, seenBy: &seenThere, written: &written, changed: report) {
+          entries.remove(at: index)
+          written = true
+        }
+      }
+    }
     if !entries.isEmpty && !other.context.isDisjoint(with: context) {
       if let retired = other.retiredKeys {
         // A keyed delta says where the dots it retires live: look there only.
-        for key in retired where other.entries[key] == nil {
-          guard let index = entries.index(forKey: key) else { continue }
-          if retire(at: index, seenBy: &seenThere, written: &written, changed: report) {
-            entries.remove(at: index)
-            written = true
-          }
-        }
+        retireListed(retired)
       } else if let liveIndex, other.context.count < UInt64(entries.count) {
         // The other side has seen fewer dots than this side has keys: the index says which of
-        // them live here, and under which keys, the only keys whose dots it can retire.
+        // them live here, and under which keys (once per dot), the only keys whose dots it can
+        // retire.
         var candidates: [Key] = []
         for (replica, counters) in other.context.replicas {
           for range in counters.ranges {
             liveIndex.forEachKey(of: replica, in: range) { candidates.append($0) }
           }
         }
-        for key in candidates where other.entries[key] == nil {
-          // A key with several live dots comes once per dot: the first retire settles it.
-          guard let index = entries.index(forKey: key) else { continue }
-          if retire(at: index, seenBy: &seenThere, written: &written, changed: report) {
-            entries.remove(at: index)
-            written = true
-          }
-        }
+        retireListed(candidates)
       } else {
         var removed: [Key] = []
         for index in entries.indices {
