@@ -66,7 +66,7 @@ package struct DotKernel<Key: Hashable, Value> {
   /// Starts keeping the live-dot index (see "The live-dot index" above); does nothing when it
   /// is kept already.
   ///
-  /// - Complexity: O(*d*) for *d* live dots.
+  /// - Complexity: O(*d* log *d*) for *d* live dots.
   @inlinable
   package mutating func indexLiveDots() {
     if index == nil { index = LiveDotIndex(entries) }

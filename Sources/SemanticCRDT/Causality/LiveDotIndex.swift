@@ -32,7 +32,7 @@ package struct LiveDotIndex<Key: Hashable> {
   @inlinable
   package init<Value>(_ entries: [Key: DotSiblings<Value>]) {
     // Entries come in hash order: putting each dot in its block as it comes would move keys
-    // within blocks and blocks within columns. Sorted first, every dot is appended.
+    // within blocks and blocks within columns. Sorted first, every dot goes at the end.
     var replicas: [ReplicaID: Int] = [:]
     var dots: [[(counter: UInt64, key: Key)]] = []
     // Most dots are of the replica before them: comparing costs less than hashing.
@@ -56,7 +56,8 @@ package struct LiveDotIndex<Key: Hashable> {
     for (replica, slot) in replicas {
       dots[slot].sort { $0.counter < $1.counter }
       var column = Column()
-      for (counter, key) in dots[slot] { column.append(counter, key) }
+      // In counter order, each insert lands in or after the last block (its fast path).
+      for (counter, key) in dots[slot] { column.insert(counter, key) }
       columns[replica] = column
     }
   }
@@ -165,13 +166,6 @@ extension LiveDotIndex {
         blocks.insert(Block(counter), at: position)
       }
       blocks[position].insert(counter, key)
-    }
-
-    /// Adds `counter`, no smaller than any counter here, live under `key`.
-    @inlinable
-    mutating func append(_ counter: UInt64, _ key: Key) {
-      if blocks.last?.number != counter >> Block.shift { blocks.append(Block(counter)) }
-      blocks[blocks.count - 1].insert(counter, key)
     }
 
     /// Removes `counter`; returns whether it was there.
