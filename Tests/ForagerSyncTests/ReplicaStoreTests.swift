@@ -30,6 +30,37 @@ import Testing
 
   // MARK: Round trip
 
+  /// Every way a replica starts (created, joining, opened from its file, kept at an older
+  /// build's normalizer) keeps the index of its writes that makes `delta(since:)` cost what it
+  /// holds (ADR 0026), and keeps it exact through edits and merges; a state decoded from the
+  /// file, as files and messages give them, keeps none.
+  @Test func everyWayAReplicaStartsKeepsTheIndexOfItsWrites() throws {
+    let folder = TemporaryFolder()
+    let (file, saved) = try Self.savedFile(in: folder)
+    let decoded = try JSONReader.decode(HouseholdState.self, from: JSONWriter.encode(saved.state))
+    #expect(!decoded.keepsLiveDotIndex)
+    var store = ReplicaStore(fileURL: file)
+    var started = [
+      ("created", saved),
+      ("joining", HouseholdReplica(joining: Self.household, member: Self.member)),
+      ("opened", try store.open(household: Self.household, member: Self.member)),
+      (
+        "older build",
+        HouseholdReplica(
+          olderBuild: decoded, member: Self.member,
+          clock: HybridClock(replica: "laptop", wallClock: .fixed(1_733_788_900_000)))
+      ),
+    ]
+    for index in started.indices {
+      let name = started[index].0
+      #expect(started[index].1.state.keepsLiveDotIndex, "\(name)")
+      _ = try started[index].1.getOrCreateCategory(displayName: "Index \(index)")
+      try started[index].1.merge(saved.state)
+      #expect(started[index].1.state.keepsLiveDotIndex, "\(name)")
+      #expect(started[index].1.state.invariantViolations() == [], "\(name)")
+    }
+  }
+
   @Test func savesAndOpensTheSameState() throws {
     let folder = TemporaryFolder()
     let (file, saved) = try Self.savedFile(in: folder)
