@@ -96,3 +96,62 @@ final class Unique<Value> {
   /// Runs `body` on the value in place.
   func update<Result>(_ body: (inout Value) -> Result) -> Result { body(&value) }
 }
+
+/// Two bodies timed in alternation, one run of each per round, and the ratio of their times in
+/// each round: what drifts on a shared machine over seconds (other processes, the kernel
+/// reclaiming memory) slows both sides of a round alike, where two rows measured minutes apart
+/// see different machines. On the 2-core machine these figures come from, `codec.load` alone
+/// read 143 to 243 ms at 100k in three runs a minute apart, so a ratio of two rows' medians
+/// swung from 0.83 to 1.42 for one build.
+struct Comparison {
+  let name: String
+  let n: Int
+  let run: (_ rounds: Int) -> ComparisonResult
+
+  /// - Parameters:
+  ///   - numerator: The body whose time is divided (the row named first in `name`).
+  ///   - denominator: The body it is compared with.
+  init(
+    _ name: String, n: Int, _ numerator: @escaping () -> Void,
+    over denominator: @escaping () -> Void
+  ) {
+    self.name = name
+    self.n = n
+    self.run = { rounds in
+      let clock = ContinuousClock()
+      func seconds(_ body: () -> Void) -> Double {
+        let elapsed = clock.measure(body).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+      }
+      // A warm-up run of each, not counted.
+      _ = (seconds(numerator), seconds(denominator))
+      var rounds = (0..<rounds).map { round -> (numerator: Double, denominator: Double) in
+        // Each side goes first in every other round, so neither always runs on a warmer cache.
+        if round % 2 == 0 {
+          let first = seconds(numerator)
+          return (first, seconds(denominator))
+        }
+        let first = seconds(denominator)
+        return (seconds(numerator), first)
+      }
+      rounds.sort { $0.numerator / $0.denominator < $1.numerator / $1.denominator }
+      let middle = rounds[rounds.count / 2]
+      return ComparisonResult(
+        name: name, n: n, median_ratio: middle.numerator / middle.denominator,
+        min_ratio: rounds.first!.numerator / rounds.first!.denominator,
+        max_ratio: rounds.last!.numerator / rounds.last!.denominator,
+        median_round_ns: [middle.numerator, middle.denominator].map { UInt64($0 * 1e9) })
+    }
+  }
+}
+
+/// The rounds of a ``Comparison``: the median, least and greatest ratio, and the two times of
+/// the median round.
+struct ComparisonResult: Codable {
+  let name: String
+  let n: Int
+  let median_ratio: Double
+  let min_ratio: Double
+  let max_ratio: Double
+  let median_round_ns: [UInt64]
+}

@@ -20,18 +20,7 @@ enum StoreBenchmarks {
         Unique(opened(snapshotOf: Households.categories(n), named: "save-\(n).json"))
       }
       var nextEdit = 0
-      let journaled = Lazy { () -> URL in
-        var (store, replica) = opened(snapshotOf: Households.categories(n), named: "open-\(n).json")
-        // Room for all 1,000 lines at every size (the default compacts earlier below about
-        // 20,000 records, where a snapshot is small).
-        store.compaction = JournalCompaction(fractionOfSnapshot: 1, minimumBytes: 64 << 20)
-        for index in 0..<journalEdits {
-          _ = try! replica.getOrCreateCategory(displayName: "Journaled \(index)")
-          let write = try! store.append(replica.takeLocalDelta()!, of: replica)
-          precondition(write == .line, "the journal compacted at edit \(index)")
-        }
-        return store.fileURL
-      }
+      let journaled = Lazy { journaledFile(n, named: "open-\(n).json") }
       return [
         Benchmark(
           "store.save.edit", n: n, operations: savedEdits, prepare: { saving.value }
@@ -62,6 +51,39 @@ enum StoreBenchmarks {
         },
       ]
     }
+  }
+
+  /// Opening a store with a journal of ``journalEdits`` edits against decoding its snapshot's
+  /// bytes in memory (as `codec.load` does), in alternating rounds (see ``Comparison``).
+  static func comparisons(sizes: [Int]) -> [Comparison] {
+    sizes.map { n in
+      let file = Lazy { journaledFile(n, named: "compare-\(n).json") }
+      let snapshot = Lazy { [UInt8](FileManager.default.contents(atPath: file.value.path)!) }
+      return Comparison(
+        "store.open.journal / codec.load", n: n,
+        {
+          var store = ReplicaStore(fileURL: file.value)
+          blackHole(try! store.open(household: Households.household, member: Households.member))
+        },
+        over: {
+          blackHole(try! ReplicaFileFormat.decode(snapshot.value, file: file.value, cores: .two))
+        })
+    }
+  }
+
+  /// A file in ``folder`` holding a snapshot of `n` categories beside a journal of
+  /// ``journalEdits`` edits.
+  static func journaledFile(_ n: Int, named name: String) -> URL {
+    var (store, replica) = opened(snapshotOf: Households.categories(n), named: name)
+    // Room for all 1,000 lines at every size (the default compacts earlier below about
+    // 20,000 records, where a snapshot is small).
+    store.compaction = JournalCompaction(fractionOfSnapshot: 1, minimumBytes: 64 << 20)
+    for index in 0..<journalEdits {
+      _ = try! replica.getOrCreateCategory(displayName: "Journaled \(index)")
+      let write = try! store.append(replica.takeLocalDelta()!, of: replica)
+      precondition(write == .line, "the journal compacted at edit \(index)")
+    }
+    return store.fileURL
   }
 
   /// A store of a new file in ``folder`` holding a snapshot of `replica`, opened.
