@@ -42,9 +42,10 @@ public struct HouseholdReplica: Sendable {
   /// ``HouseholdState/rekeyed(to:)``); one keyed by a newer normalizer is kept as it is, and
   /// merging it elsewhere is refused.
   ///
-  /// - Complexity: O(*n* log *n*) for *n* records: the replica indexes its records' writes by
-  ///   replica and counter (ADR 0026), so that ``delta(since:)`` and merging small deltas cost
-  ///   what they change.
+  /// - Complexity: O(*n*) for *n* records whose writes' counters are dense (the usual case;
+  ///   O(*n* log *n*) otherwise): the replica indexes its records' writes by replica and
+  ///   counter (ADR 0026), so that ``delta(since:)`` and merging small deltas cost what they
+  ///   change.
   public init(state: HouseholdState, member: MemberID, clock: HybridClock) {
     self.state = state.normalizerVersion < .current ? state.rekeyed(to: .current) : state
     self.member = member

@@ -66,7 +66,8 @@ package struct DotKernel<Key: Hashable, Value> {
   /// Starts keeping the live-dot index (see "The live-dot index" above); does nothing when it
   /// is kept already.
   ///
-  /// - Complexity: O(*d* log *d*) for *d* live dots.
+  /// - Complexity: O(*d* + *b*) for *d* live dots in *b* blocks of dense counters, O(*d* log
+  ///   *d*) for sparse ones (see `LiveDotIndex.init(_:)`).
   @inlinable
   package mutating func indexLiveDots() {
     if index == nil { index = LiveDotIndex(entries) }

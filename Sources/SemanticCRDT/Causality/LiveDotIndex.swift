@@ -150,7 +150,7 @@ extension LiveDotIndex {
 
     /// The blocks of `dots`, each dot put straight into its place (of a counter that comes
     /// twice, the later key): `nil` when the blocks from the lowest counter's to the highest's
-    /// outnumber the dots (sparse counters, which ``sorted(_:)`` serves in less memory).
+    /// outnumber the dots (sparse counters, which `sorted(_:)` serves in less memory).
     ///
     /// - Complexity: O(*d* + *b*) for *d* dots over *b* blocks.
     @inlinable

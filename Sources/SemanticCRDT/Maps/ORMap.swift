@@ -71,7 +71,8 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   /// merge of a small delta finds the keys it removes without visiting every key (ADR 0026).
   /// Copies of the map keep it; equality ignores it.
   ///
-  /// - Complexity: O(*d* log *d*) for *d* live writes, once; then O(log *b*) per write a
+  /// - Complexity: O(*d* + *b*) for *d* live writes in *b* blocks when each replica's counters
+  ///   are dense (O(*d* log *d*) otherwise), once; then O(log *b*) per write a
   ///   mutation or merge adds or drops, for *b* blocks of 64 counters of its replica.
   @inlinable
   package mutating func indexLiveDots() { kernel.indexLiveDots() }
