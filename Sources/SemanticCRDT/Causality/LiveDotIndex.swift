@@ -177,8 +177,7 @@ extension LiveDotIndex {
       for position in dots.indices {
         let counter = dots[position].counter
         let block = Int((counter >> Block.shift) - low)
-        let below = bits[block] & ((1 << (counter & 63)) &- 1)
-        order[starts[block] + below.nonzeroBitCount] = position
+        order[starts[block] + Block.rank(counter & 63, in: bits[block])] = position
       }
       var blocks: [Block] = []
       for block in 0..<span where bits[block] != 0 {
@@ -270,6 +269,13 @@ extension LiveDotIndex {
     /// The number of set bits below `bit`: where its key is in `keys`.
     @inlinable
     func rank(_ bit: UInt64) -> Int {
+      Self.rank(bit, in: bits)
+    }
+
+    /// The number of bits of `bits` set below `bit`: where a block with those bits keeps the
+    /// key of `bit`.
+    @inlinable
+    static func rank(_ bit: UInt64, in bits: UInt64) -> Int {
       (bits & ((1 << bit) &- 1)).nonzeroBitCount
     }
 
