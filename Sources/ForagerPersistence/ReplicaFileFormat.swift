@@ -43,7 +43,13 @@ extension ClockReading: JSONCodable {
 /// What one replica file holds, as read: the state and the envelope around it.
 public struct ReplicaFileContents: Sendable {
   /// The household state.
-  public var state: HouseholdState
+  public var state: HouseholdState {
+    didSet { greatestTimestampRead = nil }
+  }
+  /// The state's ``HouseholdState/greatestTimestamp`` as found while reading it, which costs
+  /// less than a second pass over the household (`.some(nil)` for a state without stamps);
+  /// `nil` when the contents were not read from a file, or `state` has changed since.
+  var greatestTimestampRead: HybridTimestamp??
   /// The member whose device this replica is.
   public var member: MemberID
   /// The replica id (incarnation) that saved the file.
@@ -378,7 +384,7 @@ private struct Sections {
     var member: MemberID?
     var normalizer: NormalizerVersion?
     var replica: ReplicaID?
-    var state: HouseholdState?
+    var state: (state: HouseholdState, greatestTimestamp: HybridTimestamp?)?
     var removals: [RemovedRecords]?
     var journal: UInt64?
     var carried: [String: [UInt8]] = [:]
@@ -400,15 +406,17 @@ private struct Sections {
         case .normalizer: try reader.read(into: &normalizer)
         case .removed: removals = try [RemovedRecords].read(from: &reader)
         case .replica: try reader.read(into: &replica)
-        case .state: try reader.read(into: &state)
+        case .state: state = try HouseholdState.readFindingGreatestTimestamp(from: &reader)
         }
       },
       unknown: { reader, name throws(JSONError) in carried[name] = try reader.readRawValue() })
+    var contents = ReplicaFileContents(
+      state: state!.state, member: member!, replica: replica!, clock: clock!, format: 2,
+      removals: removals ?? [], carriedFields: carried, journalSequence: journal ?? 0)
+    contents.greatestTimestampRead = .some(state!.greatestTimestamp)
     return Content(
-      contents: ReplicaFileContents(
-        state: state!, member: member!, replica: replica!, clock: clock!, format: 2,
-        removals: removals ?? [], carriedFields: carried, journalSequence: journal ?? 0),
-      envelopeHousehold: household!, envelopeNormalizer: normalizer!, hasJournal: journal != nil)
+      contents: contents, envelopeHousehold: household!, envelopeNormalizer: normalizer!,
+      hasJournal: journal != nil)
   }
 
   /// Requires the envelope's household and normalizer to be the state's.

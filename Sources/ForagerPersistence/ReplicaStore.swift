@@ -205,7 +205,9 @@ public struct ReplicaStore: Sendable {
             wallMilliseconds: stored.wallMilliseconds, logical: stored.logical,
             replica: incarnation))
       }
-      if let greatest = contents.state.greatestTimestamp(cores: loadingCores) {
+      if let greatest = contents.greatestTimestampRead
+        ?? contents.state.greatestTimestamp(cores: loadingCores)
+      {
         try clock.observe(greatest)
       }
     } catch {

@@ -91,18 +91,24 @@ extension JSONReader {
   /// Reads `{"context": …, "entries": [[key, dots], …]}`, the shape of ORMap and ORSet, with
   /// `dots` reading one key's live dots, and validates the kernel. A delta also has
   /// `"retired": [key, …]`, each key once.
+  ///
+  /// With `greatest`, also returns the greatest of what it gives for each key's siblings, taken
+  /// as each key is read (while its values are still in cache); `nil` without it.
   @inlinable
   mutating func readCausalCollection<Key: JSONReadable, Value>(
-    dots: @Sendable (inout JSONReader) throws(JSONError) -> DotSiblings<Value>?
-  ) throws(JSONError) -> DotKernel<Key, Value> {
+    dots: @Sendable (inout JSONReader) throws(JSONError) -> DotSiblings<Value>?,
+    greatest: (@Sendable (DotSiblings<Value>) -> HybridTimestamp?)? = nil
+  ) throws(JSONError) -> (kernel: DotKernel<Key, Value>, greatestTimestamp: HybridTimestamp?) {
     let start = offset
     var context = CausalContext()
-    var parts: [[DotKernel<Key, Value>.DecodedEntry?]] = []
+    var entries = DecodedEntries<Key, Value>()
     var retiredKeys: Set<Key>?
     try readObject(CollectionField.fields) { reader, field throws(JSONError) in
       switch field {
       case .context: context = try CausalContext(from: &reader)
-      case .entries: parts = try reader.readEntries(capacityBound: context.count, dots: dots)
+      case .entries:
+        entries = try reader.readEntries(
+          capacityBound: context.count, dots: dots, greatest: greatest)
       case .retired:
         let start = reader.offset
         let keys = try [Key](from: &reader)
@@ -112,7 +118,12 @@ extension JSONReader {
         }
       }
     }
-    return try kernel(consume parts, context: context, retiredKeys: retiredKeys, startingAt: start)
+    let greatestTimestamp = entries.greatestTimestamp
+    return (
+      try kernel(
+        entries.takeParts(), context: context, retiredKeys: retiredKeys, startingAt: start),
+      greatestTimestamp
+    )
   }
 
   /// Reads `[[key, dots], …]`, on two cores when the reader was given them and the array is
@@ -120,29 +131,73 @@ extension JSONReader {
   @inlinable
   mutating func readEntries<Key: JSONReadable, Value>(
     capacityBound: UInt64,
-    dots: @Sendable (inout JSONReader) throws(JSONError) -> DotSiblings<Value>?
-  ) throws(JSONError) -> [[DotKernel<Key, Value>.DecodedEntry?]] {
+    dots: @Sendable (inout JSONReader) throws(JSONError) -> DotSiblings<Value>?,
+    greatest: (@Sendable (DotSiblings<Value>) -> HybridTimestamp?)?
+  ) throws(JSONError) -> DecodedEntries<Key, Value> {
     // Every live key holds a dot of the context, so its size bounds theirs; reserving it
     // spares regrowing an array of large values (and faulting in its pages) several times.
     // Bytes bound it too, for a context far larger than what is live: reserved pages that
     // are never written cost no memory.
     let capacity = Int(min(capacityBound, UInt64(bytes.count - position) / 8))
-    return try readArrayInHalves(
-      minimumBytes: JSONReader.entriesReadInHalvesAbove,
-      empty: { () -> [DotKernel<Key, Value>.DecodedEntry?] in
-        var part: [DotKernel<Key, Value>.DecodedEntry?] = []
-        part.reserveCapacity(capacity)
-        return part
-      }
-    ) {
-      (reader: inout JSONReader, part: inout [DotKernel<Key, Value>.DecodedEntry?])
-        throws(JSONError) in
-      part.append(
-        try reader.readTuple { reader throws(JSONError) in
+    return DecodedEntries(
+      halves: try readArrayInHalves(
+        minimumBytes: JSONReader.entriesReadInHalvesAbove,
+        empty: { () -> DecodedEntries<Key, Value> in DecodedEntries(reservingCapacity: capacity) }
+      ) { (reader: inout JSONReader, part: inout DecodedEntries<Key, Value>) throws(JSONError) in
+        let entry = try reader.readTuple { reader throws(JSONError) in
           let key = try Key(from: &reader)
           try reader.nextElement()
-          return (key, try dots(&reader))
-        })
+          return (key: key, siblings: try dots(&reader))
+        }
+        if let greatest, let siblings = entry.siblings, let stamp = greatest(siblings) {
+          part.observe(stamp)
+        }
+        part.parts[0].append(entry)
+      })
+  }
+}
+
+/// A map's or set's entries as read, in the parts they were read in, and the greatest
+/// timestamp the reader was asked to find among their values.
+@usableFromInline
+struct DecodedEntries<Key: Hashable, Value> {
+  @usableFromInline var parts: [[DotKernel<Key, Value>.DecodedEntry?]]
+  @usableFromInline var greatestTimestamp: HybridTimestamp?
+
+  /// No entries.
+  @inlinable
+  init() {
+    parts = []
+  }
+
+  /// One empty part with room for `capacity` entries.
+  @inlinable
+  init(reservingCapacity capacity: Int) {
+    var part: [DotKernel<Key, Value>.DecodedEntry?] = []
+    part.reserveCapacity(capacity)
+    parts = [part]
+  }
+
+  /// The parts of `halves`, in order, and the greatest timestamp any of them found.
+  @inlinable
+  init(halves: consuming [DecodedEntries]) {
+    parts = []
+    for index in halves.indices {
+      if let stamp = halves[index].greatestTimestamp { observe(stamp) }
+      parts += halves[index].takeParts()
     }
+  }
+
+  @inlinable
+  mutating func observe(_ stamp: HybridTimestamp) {
+    if greatestTimestamp.map({ stamp > $0 }) ?? true { greatestTimestamp = stamp }
+  }
+
+  /// The parts, moved out: each array left with one reference, so the kernel's validation
+  /// moves its entries out instead of copying them.
+  @inlinable
+  mutating func takeParts() -> [[DotKernel<Key, Value>.DecodedEntry?]] {
+    defer { parts = [] }
+    return parts
   }
 }

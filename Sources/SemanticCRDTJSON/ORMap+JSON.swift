@@ -19,9 +19,28 @@ extension ORMap: JSONWritable where Key: JSONWritable & Comparable, Value: JSONW
 extension ORMap: JSONReadable where Key: JSONReadable, Value: JSONReadable {
   @inlinable
   public init(from reader: inout JSONReader) throws(JSONError) {
-    self.init(
-      kernel: try reader.readCausalCollection { reader throws(JSONError) in
-        try reader.readSiblings { reader throws(JSONError) in Boxed(try Value(from: &reader)) }
-      })
+    self.init(kernel: try reader.readCausalCollection(dots: Self.readDots).kernel)
+  }
+
+  /// Reads one key's `[[dot, value], …]`.
+  @inlinable
+  static func readDots(_ reader: inout JSONReader) throws(JSONError) -> DotSiblings<Boxed<Value>>? {
+    try reader.readSiblings { reader throws(JSONError) in Boxed(try Value(from: &reader)) }
+  }
+}
+
+extension ORMap where Key: JSONReadable, Value: JSONReadable & HybridTimestamped {
+  /// Reads a map as ``init(from:)`` does, and its ``greatestTimestamp``, found as each key is
+  /// read rather than by a second pass over the map: the pass would miss the cache once per
+  /// value, the reader finds each value still in it.
+  ///
+  /// - Complexity: that of ``init(from:)``.
+  @inlinable
+  package static func readFindingGreatestTimestamp(
+    from reader: inout JSONReader
+  ) throws(JSONError) -> (map: ORMap, greatestTimestamp: HybridTimestamp?) {
+    let read: (kernel: DotKernel<Key, Boxed<Value>>, greatestTimestamp: HybridTimestamp?) =
+      try reader.readCausalCollection(dots: Self.readDots) { $0.greatestTimestamp() }
+    return (ORMap(kernel: read.kernel), read.greatestTimestamp)
   }
 }

@@ -26,6 +26,6 @@ extension ORSet: JSONReadable where Element: JSONReadable {
       kernel: try reader.readCausalCollection { reader throws(JSONError) in
         DotSiblings(
           unsorted: try [Dot](from: &reader).map { DottedValue(dot: $0, value: Present()) })
-      })
+      }.kernel)
   }
 }

@@ -77,6 +77,64 @@ struct HostileFileTests {
     // Within the bound it opens.
     _ = try store.open(household: household, member: ana, wallClock: .fixed(now + century))
   }
+
+  /// A household of `ana`'s made at `now`, and the same household after a device whose clock
+  /// runs a century ahead added one category to it.
+  static func householdWithOneRecordFarAhead(
+    _ household: HouseholdID, _ ana: MemberID, now: UInt64
+  ) throws -> (phone: HouseholdReplica, ahead: HouseholdState) {
+    let century: UInt64 = 100 * 365 * 24 * 3_600 * 1_000
+    let phone = HouseholdReplica.create(
+      household: household, owner: ana, ownerName: "Ana", replica: "phone",
+      wallClock: .fixed(now))
+    var ahead = HouseholdReplica(
+      joining: household, member: ana, replica: "ahead", wallClock: .fixed(now + century))
+    try ahead.merge(phone.state)
+    try ahead.getOrCreateCategory(displayName: "Produce")
+    return (phone, ahead.state)
+  }
+
+  /// Opening finds the state's greatest stamp as the file is read, not by a second pass: a
+  /// file whose envelope clock is honest and whose one record is stamped a century ahead is
+  /// refused all the same.
+  @Test func aFileWithOneRecordStampedFarAheadIsRefusedWhenOpened() throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("one-ahead.forager.json")
+    let (household, ana, now) = (HouseholdID(), MemberID(), UInt64(1_767_571_200_000))
+    let (phone, ahead) = try Self.householdWithOneRecordFarAhead(household, ana, now: now)
+    var contents = ReplicaFileContents(phone)
+    contents.state = ahead
+    #expect(contents.clock?.wallMilliseconds == now)
+    try Data(ReplicaFileFormat.encode(contents)).write(to: file)
+    var store = ReplicaStore(fileURL: file)
+    #expect {
+      try store.open(household: household, member: ana, wallClock: .fixed(now))
+    } throws: { error in
+      guard let error = error as? StoreError, case .clockSkew = error.problem else { return false }
+      return true
+    }
+  }
+
+  /// Contents read from a file and then given another state are checked on the state they
+  /// hold, not on the stamp found when the first was read.
+  @Test func contentsGivenAnotherStateAreCheckedOnIt() throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("phone.forager.json")
+    let (household, ana, now) = (HouseholdID(), MemberID(), UInt64(1_767_571_200_000))
+    let (phone, ahead) = try Self.householdWithOneRecordFarAhead(household, ana, now: now)
+    try ReplicaStore.save(to: file, phone)
+    var store = ReplicaStore(fileURL: file)
+    var contents = try #require(try store.read())
+    contents.state = ahead
+    #expect {
+      try store.open(
+        contents, file: file, household: household, member: ana, wallClock: .fixed(now),
+        incarnation: "phone-2")
+    } throws: { error in
+      guard let error = error as? StoreError, case .clockSkew = error.problem else { return false }
+      return true
+    }
+  }
 }
 
 @Suite("Symlinked replica files")

@@ -52,12 +52,28 @@ public enum RandomHousehold {
     replicas(seed: seed, operations: operations)[0].state
   }
 
+  /// How many kinds of operation ``apply(operation:random:to:peers:)`` knows; the last merges
+  /// a peer's state.
+  public static let operationCount = 16
+
   static func apply(
     randomOperation random: inout SplitMix64, to replica: inout HouseholdReplica,
     peers: [HouseholdReplica]
   ) {
     let name = random.pick(names)
-    switch random.int(in: 0..<16) {
+    apply(
+      operation: random.int(in: 0..<operationCount), name: name, random: &random, to: &replica,
+      peers: peers)
+  }
+
+  /// Operation number `operation` (below ``operationCount``) on what `name` names, its other
+  /// arguments drawn from `random`; an edit the replica refuses (a name that normalizes to
+  /// nothing, say) is skipped.
+  public static func apply(
+    operation: Int, name: String, random: inout SplitMix64, to replica: inout HouseholdReplica,
+    peers: [HouseholdReplica]
+  ) {
+    switch operation {
     case 0: _ = try? replica.seedDefaultCategories()
     case 1:
       _ = try? replica.getOrCreateCategory(displayName: name, sortOrder: random.int(in: -5...500))

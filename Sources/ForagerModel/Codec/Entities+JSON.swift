@@ -273,9 +273,21 @@ extension HouseholdState: JSONCodable {
     writer.endObject()
   }
 
+  /// Reads a state as ``readFindingGreatestTimestamp(from:)`` does.
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    self = try Self.readFindingGreatestTimestamp(from: &reader).state
+  }
+
+  /// Reads a state, and its ``greatestTimestamp`` found as each record is read: a second pass
+  /// over the household would miss the cache once per record.
+  ///
   /// Reads the fields through a switch over their keys, which the compiler checks is
   /// exhaustive: the reader cannot ride in a `HouseholdMapVisitor` (it is non-copyable).
-  public init(from reader: inout JSONReader) throws(JSONError) {
+  ///
+  /// - Complexity: O(size of the input).
+  package static func readFindingGreatestTimestamp(
+    from reader: inout JSONReader
+  ) throws(JSONError) -> (state: HouseholdState, greatestTimestamp: HybridTimestamp?) {
     var householdID: HouseholdID?
     var normalizerVersion: NormalizerVersion?
     var owner: LWWRegister<MemberID?>?
@@ -289,36 +301,51 @@ extension HouseholdState: JSONCodable {
     var plans: ORMap<MealPlanID, MealPlan>?
     var meals: ORMap<SlotKey, PlannedMeal>?
     var moves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
+    // The greatest of the record maps' stamps; `registersGreatestTimestamp` adds the rest.
+    var greatest: HybridTimestamp?
     try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {
-      case .categories: try reader.read(into: &categories)
+      case .categories: try reader.read(into: &categories, greatest: &greatest)
       case .dissolved: try reader.read(into: &dissolved)
       case .householdID: try reader.read(into: &householdID)
-      case .ingredients: try reader.read(into: &ingredients)
-      case .items: try reader.read(into: &items)
-      case .lists: try reader.read(into: &lists)
-      case .meals: try reader.read(into: &meals)
-      case .members: try reader.read(into: &members)
+      case .ingredients: try reader.read(into: &ingredients, greatest: &greatest)
+      case .items: try reader.read(into: &items, greatest: &greatest)
+      case .lists: try reader.read(into: &lists, greatest: &greatest)
+      case .meals: try reader.read(into: &meals, greatest: &greatest)
+      case .members: try reader.read(into: &members, greatest: &greatest)
       case .normalizerVersion: try reader.read(into: &normalizerVersion)
       case .owner: try reader.read(into: &owner)
-      case .plans: try reader.read(into: &plans)
-      case .recipes: try reader.read(into: &recipes)
+      case .plans: try reader.read(into: &plans, greatest: &greatest)
+      case .recipes: try reader.read(into: &recipes, greatest: &greatest)
       // The one optional member (see `write(to:)`).
       case .categoryMoves: try reader.read(into: &moves)
       }
     }
-    self.init(householdID: householdID!, normalizerVersion: normalizerVersion!)
-    self.owner = owner!
-    self.dissolved = dissolved!
-    self.members = members!
-    self.categories = categories!
-    self.ingredients = ingredients!
-    self.recipes = recipes!
-    self.lists = lists!
-    self.items = items!
-    self.plans = plans!
-    self.meals = meals!
-    if let moves { self.moves = moves }
+    var state = HouseholdState(householdID: householdID!, normalizerVersion: normalizerVersion!)
+    state.owner = owner!
+    state.dissolved = dissolved!
+    state.members = members!
+    state.categories = categories!
+    state.ingredients = ingredients!
+    state.recipes = recipes!
+    state.lists = lists!
+    state.items = items!
+    state.plans = plans!
+    state.meals = meals!
+    if let moves { state.moves = moves }
+    return (state, [greatest, state.registersGreatestTimestamp].compactMap { $0 }.max())
+  }
+}
+
+extension JSONReader {
+  /// Reads a map into `slot` as ``read(into:)`` does, and raises `greatest` to the map's
+  /// greatest timestamp.
+  fileprivate mutating func read<Key, Record>(
+    into slot: inout ORMap<Key, Record>?, greatest: inout HybridTimestamp?
+  ) throws(JSONError) where Key: JSONReadable, Record: JSONReadable & HybridTimestamped {
+    let read = try ORMap<Key, Record>.readFindingGreatestTimestamp(from: &self)
+    slot = read.map
+    if let stamp = read.greatestTimestamp { greatest = max(greatest ?? stamp, stamp) }
   }
 }
 

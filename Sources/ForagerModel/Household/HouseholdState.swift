@@ -360,13 +360,17 @@ extension HouseholdState: HybridTimestamped {
         }
       }
     }
-    let registers =
-      part == 0
-      ? [owner.timestamp, dissolved.timestamp, categoryMoves?.greatestTimestamp]
-        .compactMap { $0 }.max() : nil
+    let registers = part == 0 ? registersGreatestTimestamp : nil
     var greatest = Greatest(state: self, part: part, parts: parts, greatest: registers)
     Self.forEachMap(&greatest)
     return greatest.greatest
+  }
+
+  /// The greatest timestamp outside the record maps: the owner and dissolved registers, and
+  /// the category moves.
+  var registersGreatestTimestamp: HybridTimestamp? {
+    [owner.timestamp, dissolved.timestamp, categoryMoves?.greatestTimestamp]
+      .compactMap { $0 }.max()
   }
 }
 

@@ -327,10 +327,27 @@ extension ORMap: HybridTimestamped where Value: HybridTimestamped {
     var greatest: HybridTimestamp?
     // By index, reading each value in place: a for-in loop would copy every record.
     for index in values[start..<end].indices {
-      values[index].forEachElement { _, boxed in
-        if let stamp = boxed.value.greatestTimestamp, greatest.map({ stamp > $0 }) ?? true {
-          greatest = stamp
-        }
+      if let stamp = values[index].greatestTimestamp(), greatest.map({ stamp > $0 }) ?? true {
+        greatest = stamp
+      }
+    }
+    return greatest
+  }
+}
+
+extension DotSiblings {
+  /// The greatest timestamp among one key's values in an ``ORMap``: what the map's
+  /// ``ORMap/greatestTimestamp`` is the greatest of, and what a reader of the map finds for each
+  /// key as it reads it (one definition for both).
+  ///
+  /// - Complexity: O(*s*) for *s* siblings.
+  @inlinable
+  package func greatestTimestamp<Record: HybridTimestamped>() -> HybridTimestamp?
+  where Value == Boxed<Record> {
+    var greatest: HybridTimestamp?
+    forEachElement { _, boxed in
+      if let stamp = boxed.value.greatestTimestamp, greatest.map({ stamp > $0 }) ?? true {
+        greatest = stamp
       }
     }
     return greatest

@@ -1,0 +1,88 @@
+import CRDTTestSupport
+import ForagerSync
+import ForagerTestSupport
+import SemanticCRDT
+import SemanticCRDTJSON
+import SharedSupport
+import Testing
+
+/// Reading a household finds its greatest timestamp as it reads each record, and opening a
+/// store checks that stamp against the skew bound instead of scanning the household again: it
+/// must be exactly ``HouseholdState/greatestTimestamp``, wherever the greatest stamp sits.
+@Suite("Greatest timestamp while reading a household")
+struct HouseholdGreatestTimestampReadTests {
+  /// A day ahead of every device of ``RandomHousehold``, so its edit holds the greatest stamp.
+  static let lateClock = WallClock.fixed(RandomHousehold.start + 86_400_000)
+
+  /// Edits beside ``RandomHousehold``'s operations, for what they write last of all: a meal
+  /// plan (theirs assigns a meal after it), and the dissolved register.
+  static let extraEdits: [@Sendable (inout HouseholdReplica) throws -> Void] = [
+    { _ = try $0.createMealPlan(name: "Late plan") },
+    { try $0.dissolve() },
+  ]
+
+  /// Every kind of edit in turn, made last by a device whose clock runs ahead, so the greatest
+  /// stamp sits in whatever that edit wrote: each map of records, the category moves and the
+  /// dissolved register. (The owner register is written only when a household is created.)
+  @Test func findsTheGreatestWhereverTheLastEditPutIt() throws {
+    var holders: Set<String> = []
+    for seed in 0..<UInt64(PropertyEnvironment.iterations(default: 20)) {
+      let device = RandomHousehold.replicas(seed: seed)[0]
+      for edit in 0..<RandomHousehold.operationCount + Self.extraEdits.count {
+        var late = HouseholdReplica(
+          joining: RandomHousehold.household, member: RandomHousehold.owner, replica: "late",
+          wallClock: Self.lateClock)
+        try late.merge(device.state)
+        var random = SplitMix64(seed: seed &* 31 &+ UInt64(edit))
+        if edit < RandomHousehold.operationCount {
+          RandomHousehold.apply(
+            operation: edit, name: "Late \(edit)", random: &random, to: &late, peers: [device])
+        } else {
+          try Self.extraEdits[edit - RandomHousehold.operationCount](&late)
+        }
+        let bytes = JSONWriter.encode(late.state)
+        let read = try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
+          try JSONReader.read(buffer) { reader throws(JSONError) in
+            try HouseholdState.readFindingGreatestTimestamp(from: &reader)
+          }
+        }
+        #expect(
+          read.greatestTimestamp == late.state.greatestTimestamp, "seed \(seed), edit \(edit)")
+        #expect(read.state == late.state, "seed \(seed), edit \(edit)")
+        if let greatest = late.state.greatestTimestamp, greatest.replica == "late" {
+          holders.formUnion(Self.holders(of: greatest, in: late.state))
+        }
+      }
+    }
+    var expected: Set<String> = ["categoryMoves", "dissolved"]
+    var names = FieldNames()
+    HouseholdState.forEachMap(&names)
+    expected.formUnion(names.names)
+    #expect(holders == expected, "the late edits must put the greatest stamp everywhere")
+  }
+
+  /// The names of the maps and registers of `state` that hold `stamp`.
+  static func holders(of stamp: HybridTimestamp, in state: HouseholdState) -> Set<String> {
+    struct Holders: HouseholdMapVisitor {
+      let state: HouseholdState
+      let stamp: HybridTimestamp
+      var names: Set<String> = []
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        if state[keyPath: map.records].greatestTimestamp == stamp {
+          names.insert(map.field.rawValue)
+        }
+      }
+    }
+    var holders = Holders(state: state, stamp: stamp)
+    HouseholdState.forEachMap(&holders)
+    if state.owner.timestamp == stamp { holders.names.insert("owner") }
+    if state.dissolved.timestamp == stamp { holders.names.insert("dissolved") }
+    if state.moves.greatestTimestamp == stamp { holders.names.insert("categoryMoves") }
+    return holders.names
+  }
+
+  struct FieldNames: HouseholdMapVisitor {
+    var names: Set<String> = []
+    mutating func visit<Record>(_ map: HouseholdMap<Record>) { names.insert(map.field.rawValue) }
+  }
+}
