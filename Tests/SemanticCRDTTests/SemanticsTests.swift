@@ -113,6 +113,28 @@ struct SemanticsTests {
     }
   }
 
+  /// Whichever sibling holds it, in whatever order the merges came, the greatest timestamp is
+  /// the latest surviving write's; a write that has seen them all leaves only its own.
+  @Test func multiValueRegistersGreatestTimestampIsTheLatestSurvivingWrite() {
+    let replicas: [ReplicaID] = ["phone", "tablet", "laptop"]
+    for latest in replicas.indices {
+      let registers = replicas.enumerated().map { index, replica in
+        var register = MVRegister<Int>()
+        register.write(
+          index,
+          at: HybridTimestamp(wallMilliseconds: index == latest ? 500 : 100, replica: replica))
+        return register
+      }
+      for var merged in everyOrder(registers, from: MVRegister()) {
+        #expect(merged.greatestTimestamp?.wallMilliseconds == 500, "latest \(latest)")
+        #expect(merged.greatestTimestamp == merged.writes.map(\.timestamp).max())
+        merged.write(9, at: HybridTimestamp(wallMilliseconds: 600, replica: "phone"))
+        #expect(merged.greatestTimestamp?.wallMilliseconds == 600)
+      }
+    }
+    #expect(MVRegister<Int>().greatestTimestamp == nil)
+  }
+
   @Test func multiValueRegisterKeepsConcurrentWritesUntilOneHasSeenThemAll() {
     var phone = MVRegister<String>()
     var tablet = MVRegister<String>()

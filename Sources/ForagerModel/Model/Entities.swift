@@ -239,7 +239,8 @@ public struct PlannedMeal: HouseholdRecord {
   }
 
   public var greatestTimestamp: HybridTimestamp? {
-    [assignment.greatestTimestamp, plan.timestamp, scope.timestamp].compactMap { $0 }.max()
+    let registers = max(plan.timestamp, scope.timestamp)
+    return assignment.greatestTimestamp.map { max($0, registers) } ?? registers
   }
 }
 

@@ -64,6 +64,7 @@ public struct MVRegister<Value: Equatable> {
 
   /// Calls `body` with each surviving write, in no particular order: ``writes`` without
   /// building and sorting an array.
+  @inlinable
   package func forEachWrite(_ body: (Write) -> Void) {
     kernel.entries[SingleKey()]?.forEachElement { _, write in body(write) }
   }
@@ -149,7 +150,17 @@ extension MVRegister: DeltaMergeable {
 
 extension MVRegister: HybridTimestamped {
   /// The greatest timestamp of the surviving writes.
-  public var greatestTimestamp: HybridTimestamp? { writes.first?.timestamp }
+  ///
+  /// - Complexity: O(*s*) for *s* siblings, without building ``writes``: a store reads it
+  ///   for every record it opens.
+  @inlinable
+  public var greatestTimestamp: HybridTimestamp? {
+    var greatest: HybridTimestamp?
+    forEachWrite { write in
+      if greatest.map({ write.timestamp > $0 }) ?? true { greatest = write.timestamp }
+    }
+    return greatest
+  }
 }
 
 extension MVRegister {
