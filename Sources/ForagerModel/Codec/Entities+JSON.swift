@@ -273,7 +273,8 @@ extension HouseholdState: JSONCodable {
     writer.endObject()
   }
 
-  /// Reads a state as ``readFindingGreatestTimestamp(from:)`` does.
+  /// Reads a state, as `readFindingGreatestTimestamp(from:)` does for a store that also needs
+  /// its greatest timestamp.
   public init(from reader: inout JSONReader) throws(JSONError) {
     self = try Self.readFindingGreatestTimestamp(from: &reader).state
   }
