@@ -150,8 +150,9 @@ extension JSONReader {
           return (key: key, siblings: try dots(&reader))
         }
         if let greatest, let siblings = entry.siblings, let stamp = greatest(siblings) {
-          part.observe(stamp)
+          part.greatestTimestamp.raise(to: stamp)
         }
+        // A half reads into the one part it starts with.
         part.parts[0].append(entry)
       })
   }
@@ -183,14 +184,9 @@ struct DecodedEntries<Key: Hashable, Value> {
   init(halves: consuming [DecodedEntries]) {
     parts = []
     for index in halves.indices {
-      if let stamp = halves[index].greatestTimestamp { observe(stamp) }
+      if let stamp = halves[index].greatestTimestamp { greatestTimestamp.raise(to: stamp) }
       parts += halves[index].takeParts()
     }
-  }
-
-  @inlinable
-  mutating func observe(_ stamp: HybridTimestamp) {
-    if greatestTimestamp.map({ stamp > $0 }) ?? true { greatestTimestamp = stamp }
   }
 
   /// The parts, moved out: each array left with one reference, so the kernel's validation

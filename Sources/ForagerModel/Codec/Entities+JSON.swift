@@ -346,7 +346,7 @@ extension JSONReader {
   ) throws(JSONError) where Key: JSONReadable, Record: JSONReadable & HybridTimestamped {
     let read = try ORMap<Key, Record>.readFindingGreatestTimestamp(from: &self)
     slot = read.map
-    if let stamp = read.greatestTimestamp { greatest = max(greatest ?? stamp, stamp) }
+    if let stamp = read.greatestTimestamp { greatest.raise(to: stamp) }
   }
 }
 

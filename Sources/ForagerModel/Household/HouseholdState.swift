@@ -356,7 +356,7 @@ extension HouseholdState: HybridTimestamped {
       var greatest: HybridTimestamp?
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
         if let stamp = state[keyPath: map.records].greatestTimestamp(inPart: part, of: parts) {
-          greatest = max(greatest ?? stamp, stamp)
+          greatest.raise(to: stamp)
         }
       }
     }

@@ -327,9 +327,7 @@ extension ORMap: HybridTimestamped where Value: HybridTimestamped {
     var greatest: HybridTimestamp?
     // By index, reading each value in place: a for-in loop would copy every record.
     for index in values[start..<end].indices {
-      if let stamp = values[index].greatestTimestamp(), greatest.map({ stamp > $0 }) ?? true {
-        greatest = stamp
-      }
+      if let stamp = values[index].greatestTimestamp() { greatest.raise(to: stamp) }
     }
     return greatest
   }
@@ -346,9 +344,7 @@ extension DotSiblings {
   where Value == Boxed<Record> {
     var greatest: HybridTimestamp?
     forEachElement { _, boxed in
-      if let stamp = boxed.value.greatestTimestamp, greatest.map({ stamp > $0 }) ?? true {
-        greatest = stamp
-      }
+      if let stamp = boxed.value.greatestTimestamp { greatest.raise(to: stamp) }
     }
     return greatest
   }

@@ -157,7 +157,7 @@ extension MVRegister: HybridTimestamped {
   public var greatestTimestamp: HybridTimestamp? {
     var greatest: HybridTimestamp?
     forEachWrite { write in
-      if greatest.map({ write.timestamp > $0 }) ?? true { greatest = write.timestamp }
+      greatest.raise(to: write.timestamp)
     }
     return greatest
   }
