@@ -96,70 +96,159 @@ enum FileIO {
   /// Replaces the file at `path` with `bytes` so that a crash at any moment leaves either the
   /// old file or the new one: write a temporary file in the same folder (owner read/write
   /// only), flush it to disk, rename it over `path`, flush the folder.
-  static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+  ///
+  /// No link is followed: the temporary file is created new (`O_EXCL`, `O_NOFOLLOW`), and the
+  /// rename replaces whatever entry `path` is (a link, a FIFO) with the file, never what a
+  /// link names. A folder at `path` is refused with a reason that says to remove it. A caller
+  /// that means to write through a link resolves `path` first.
+  static func writeAtomically(_ bytes: [UInt8], to path: String, faults: inout FileFaults)
+    throws(Failure)
+  {
     let folder = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
     let temporary =
       (folder.isEmpty ? "" : folder + "/") + temporaryPrefix(for: name)
       + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    let descriptor = open(
+      temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw Failure("cannot create", temporary) }
     var renamed = false
     defer { if !renamed { unlink(temporary) } }
     do {
       defer { close(descriptor) }
       guard fchmod(descriptor, 0o600) == 0 else { throw Failure("cannot restrict", temporary) }
-      try writeAll(bytes, to: descriptor, path: temporary)
-      guard flush(descriptor) == 0 else { throw Failure("cannot flush", temporary) }
+      try writeAll(bytes, to: descriptor, path: temporary, faults: &faults)
+      try flush(descriptor, temporary, faults: &faults)
     }
-    guard rename(temporary, path) == 0 else { throw Failure("cannot rename over", path) }
+    if faults.take(.rename) != nil { throw Failure("cannot rename over", path, errno: EIO) }
+    guard rename(temporary, path) == 0 else {
+      if errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST {
+        throw Failure(reason: "\(path) is a folder, where this file belongs: remove it")
+      }
+      throw Failure("cannot rename over", path)
+    }
     renamed = true
-    try flushFolder(of: path)
+    try flushFolder(of: path, faults: &faults)
+  }
+
+  /// What a file was when this process last wrote it. Another writer changes its inode (a
+  /// replacement), its size or its change time (an in-place write), which no process can set
+  /// back.
+  struct Identity: Sendable, Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int
+    var changed: timespec
+
+    init(_ info: stat) {
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+      size = Int(info.st_size)
+      #if canImport(Darwin)
+        changed = info.st_ctimespec
+      #else
+        changed = info.st_ctim
+      #endif
+    }
+
+    static func == (a: Self, b: Self) -> Bool {
+      a.device == b.device && a.inode == b.inode && a.size == b.size
+        && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+    }
+  }
+
+  /// What an append expects to find: the file as this process left it.
+  struct Expectation: Sendable {
+    /// The file's length in bytes (0 for a file that is absent).
+    var size: Int
+    /// Its identity after this process last wrote it, or `nil` when it only read it.
+    var identity: Identity?
+    /// The length to cut it to first: where a torn last line starts.
+    var cutTo: Int?
   }
 
   /// Appends `bytes` to the file at `path` with one write, and flushes it to disk before
   /// returning, so that what returned is durable and a crash tears at most these bytes. The
-  /// file is created (owner read/write only) when absent, and its folder flushed then. When
-  /// `length` is given, the file is first cut to that length: a torn tail goes before the
-  /// next line.
-  static func append(_ bytes: [UInt8], to path: String, cuttingTo length: Int? = nil)
-    throws(Failure)
-  {
+  /// file is created (owner read/write only) when absent, and its folder flushed then.
+  ///
+  /// It appends only to the file it expects: a regular file, never through a link, of the
+  /// length and identity `expected` gives (first cut to `expected.cutTo`). Anything else (a
+  /// link, a FIFO, a folder, a file another writer changed, the fragment a failed append
+  /// left) is not written and gives `nil`: the caller starts the file anew.
+  ///
+  /// - Returns: The file's identity after the append, or `nil` when it was not as expected.
+  static func append(
+    _ bytes: [UInt8], to path: String, expecting expected: Expectation,
+    faults: inout FileFaults
+  ) throws(Failure) -> Identity? {
     var existed = stat()
     let created = lstat(path, &existed) != 0
     // Non-blocking, as for reading: a FIFO in the journal's place fails here, not hangs.
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o600)
-    guard descriptor >= 0 else { throw Failure("cannot open", path) }
-    defer { close(descriptor) }
-    try requireRegularFile(descriptor, path)
-    if let length, ftruncate(descriptor, off_t(length)) != 0 {
-      throw Failure("cannot cut", path)
-    }
-    try writeAll(bytes, to: descriptor, path: path)
-    guard flush(descriptor) == 0 else { throw Failure("cannot flush", path) }
-    if created { try flushFolder(of: path) }
-  }
-
-  /// Cuts the file at `path` to nothing and flushes it to disk; does nothing when it is absent.
-  static func empty(_ path: String) throws(Failure) {
-    let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK)
-    if descriptor < 0 {
-      if errno == ENOENT { return }
+    let descriptor = open(
+      path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o600)
+    guard descriptor >= 0 else {
+      // A link (ELOOP), a FIFO without a reader (ENXIO), a folder (EISDIR).
+      if [ELOOP, ENXIO, EISDIR, EMLINK].contains(errno) { return nil }
       throw Failure("cannot open", path)
     }
     defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw Failure("cannot stat", path) }
+    let found = Identity(info)
+    guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1, found.size == expected.size,
+      expected.identity == nil || expected.identity == found
+    else { return nil }
+    if let length = expected.cutTo, ftruncate(descriptor, off_t(length)) != 0 {
+      throw Failure("cannot cut", path)
+    }
+    try writeAll(bytes, to: descriptor, path: path, faults: &faults)
+    try flush(descriptor, path, faults: &faults)
+    if created { try flushFolder(of: path, faults: &faults) }
+    guard fstat(descriptor, &info) == 0 else { throw Failure("cannot stat", path) }
+    return Identity(info)
+  }
+
+  /// Cuts the file at `path` to nothing and flushes it to disk; does nothing when it is
+  /// absent. An entry that is not a regular file of one name (a link, a FIFO, a socket, a hard
+  /// link to a file elsewhere) is removed instead, never what it names; so is any entry when
+  /// `removing` is set. A folder is refused with a reason that says to remove it.
+  ///
+  /// - Returns: The empty file's identity, or `nil` when there is no file now.
+  @discardableResult
+  static func empty(_ path: String, removing: Bool = false, faults: inout FileFaults)
+    throws(Failure) -> Identity?
+  {
+    var info = stat()
+    if lstat(path, &info) != 0 {
+      if errno == ENOENT { return nil }
+      throw Failure("cannot stat", path)
+    }
+    if info.st_mode & S_IFMT == S_IFDIR {
+      throw Failure(reason: "\(path) is a folder, where this device's journal belongs: remove it")
+    }
+    if removing || info.st_mode & S_IFMT != S_IFREG || info.st_nlink != 1 {
+      guard unlink(path) == 0 else { throw Failure("cannot remove", path) }
+      try flushFolder(of: path, faults: &faults)
+      return nil
+    }
+    let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+    guard descriptor >= 0 else { throw Failure("cannot open", path) }
+    defer { close(descriptor) }
     try requireRegularFile(descriptor, path)
     guard ftruncate(descriptor, 0) == 0 else { throw Failure("cannot cut", path) }
-    guard flush(descriptor) == 0 else { throw Failure("cannot flush", path) }
+    try flush(descriptor, path, faults: &faults)
+    guard fstat(descriptor, &info) == 0 else { throw Failure("cannot stat", path) }
+    return Identity(info)
   }
 
   /// Flushes the folder holding `path`, so that a name just created or renamed in it is
   /// durable.
-  private static func flushFolder(of path: String) throws(Failure) {
+  private static func flushFolder(of path: String, faults: inout FileFaults) throws(Failure) {
     let folder = (path as NSString).deletingLastPathComponent
     let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
     guard folderDescriptor >= 0 else { throw Failure("cannot open folder", folder) }
     defer { close(folderDescriptor) }
+    if faults.take(.flush) != nil { throw Failure("cannot flush folder", folder, errno: EIO) }
     guard fsync(folderDescriptor) == 0 else { throw Failure("cannot flush folder", folder) }
   }
 
@@ -203,12 +292,22 @@ enum FileIO {
     }
   }
 
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Failure)
-  {
+  /// Writes all of `bytes`, or as many as a pending write fault lets through before it fails.
+  private static func writeAll(
+    _ bytes: [UInt8], to descriptor: Int32, path: String, faults: inout FileFaults
+  ) throws(Failure) {
+    var end = bytes.count
+    var failure: Int32?
+    if case .write(let stoppingAfter, let code, _) = faults.take(.write),
+      stoppingAfter < bytes.count
+    {
+      end = max(stoppingAfter, 0)
+      failure = code
+    }
     var written = 0
-    while written < bytes.count {
+    while written < end {
       let count = bytes.withUnsafeBytes {
-        write(descriptor, $0.baseAddress! + written, $0.count - written)
+        write(descriptor, $0.baseAddress! + written, end - written)
       }
       if count < 0 {
         if errno == EINTR { continue }
@@ -216,14 +315,18 @@ enum FileIO {
       }
       written += count
     }
+    if let failure { throw Failure("cannot write", path, errno: failure) }
   }
 
   /// Flushes a file's data to the device. On Apple platforms `fsync` only reaches the drive's
   /// cache; `F_FULLFSYNC` reaches the medium.
-  private static func flush(_ descriptor: Int32) -> Int32 {
+  private static func flush(_ descriptor: Int32, _ path: String, faults: inout FileFaults)
+    throws(Failure)
+  {
+    if faults.take(.flush) != nil { throw Failure("cannot flush", path, errno: EIO) }
     #if canImport(Darwin)
-      if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+      if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
     #endif
-    return fsync(descriptor)
+    guard fsync(descriptor) == 0 else { throw Failure("cannot flush", path) }
   }
 }

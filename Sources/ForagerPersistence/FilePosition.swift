@@ -10,6 +10,11 @@ struct FilePosition: Sendable {
   var journalLength = 0
   /// Whether the journal ends in a torn line, cut before the next append.
   var hasTornTail = false
+  /// The journal's length on disk, torn line included.
+  var journalSize = 0
+  /// The journal's identity after this store last wrote it: `nil` when it only read it. An
+  /// append finds the journal so, or writes a snapshot instead.
+  var journalIdentity: FileIO.Identity?
   /// The snapshot's size in bytes, and the format it is in; `nil` when there is none.
   var snapshotLength = 0
   var snapshotFormat: Int?
@@ -35,7 +40,14 @@ struct FilePosition: Sendable {
   private mutating func take(_ journal: ReplicaJournal.Contents?) {
     guard let journal else { return }
     journalLength = journal.validLength
+    journalSize = journal.byteCount
     hasTornTail = journal.droppedTornLine
+  }
+
+  /// The journal as the next append must find it.
+  var journalExpectation: FileIO.Expectation {
+    FileIO.Expectation(
+      size: journalSize, identity: journalIdentity, cutTo: hasTornTail ? journalLength : nil)
   }
 
   mutating func snapshotWritten(_ length: Int, removals kept: [RemovedRecords]) {
@@ -44,14 +56,18 @@ struct FilePosition: Sendable {
     removals = kept.map(\.id)
   }
 
-  mutating func journalEmptied() {
+  mutating func journalEmptied(_ identity: FileIO.Identity?) {
     journalLength = 0
+    journalSize = 0
+    journalIdentity = identity
     hasTornTail = false
   }
 
-  mutating func appended(_ entry: UInt64, bytes: Int) {
+  mutating func appended(_ entry: UInt64, bytes: Int, identity: FileIO.Identity) {
     sequence = entry
     journalLength += bytes
+    journalSize = journalLength
+    journalIdentity = identity
     hasTornTail = false
   }
 }

@@ -283,6 +283,13 @@ extension HouseholdStore {
   /// Whether every change is in the file.
   public var hasUnsavedChanges: Bool { savedGeneration < generation }
 
+  /// Makes the next file operations of this store's saves meet `faults`: for tests of what a
+  /// failing disk leaves. Call it when no save runs (after ``flush()``): a running save would
+  /// put back the faults it started with.
+  package func injectFileFaults(_ faults: FileFaults) {
+    file.faults = faults
+  }
+
   /// Starts a save of the changes since the last one, unless one is running: that one's end
   /// starts the next, so saves never overlap and each writes what came after the last.
   private func saveIfIdle() {

@@ -89,9 +89,13 @@ public enum ReplicaJournal {
     /// The length of the journal without a torn last line: where the next line goes.
     public var validLength: Int
     /// Whether an unterminated last line was dropped.
-    public var droppedTornLine: Bool { validLength < byteCount }
+    public var droppedTornLine: Bool { damage == nil && validLength < byteCount }
     /// The journal's length as read.
     public var byteCount: Int
+    /// When read up to the first damaged line (``decode(_:file:from:stoppingAtDamage:)``):
+    /// what is wrong with it. ``entries`` are the lines before it, and ``validLength`` is
+    /// where it starts.
+    public var damage: StoreError?
   }
 
   /// Reads a journal's bytes, from the line that starts at `start` (the first, by default).
@@ -99,12 +103,15 @@ public enum ReplicaJournal {
   /// - Parameters:
   ///   - file: The journal, named in errors.
   ///   - start: Where a line starts (``startsLine(at:in:)``); anywhere else is refused.
+  ///   - stoppingAtDamage: Read up to the first damaged or out-of-order line and report it in
+  ///     ``Contents/damage`` instead of throwing: for a reader of a peer's journal, which
+  ///     merges what comes before and waits for the peer's next snapshot for the rest.
   /// - Throws: ``StoreError`` naming the journal and the byte where a line is damaged, of a
   ///   newer format, or out of order (each line's sequence must be greater than the last's).
   /// - Complexity: O(size of the journal after `start`).
-  public static func decode(_ bytes: [UInt8], file: URL, from start: Int = 0)
-    throws(StoreError) -> Contents
-  {
+  public static func decode(
+    _ bytes: [UInt8], file: URL, from start: Int = 0, stoppingAtDamage: Bool = false
+  ) throws(StoreError) -> Contents {
     guard startsLine(at: start, in: bytes) else {
       throw StoreError(
         file: file,
@@ -112,23 +119,31 @@ public enum ReplicaJournal {
     }
     var entries: [JournalEntry] = []
     var lineStart = start
-    try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
+    var damage: StoreError?
+    bytes.withUnsafeBufferPointer { buffer in
       while let newline = buffer[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
-        let entry = try decodeLine(buffer, lineStart..<newline, file: file)
-        if let last = entries.last, entry.sequence <= last.sequence {
-          throw StoreError(
-            file: file,
-            problem: .invalidContent(
-              JSONError(
-                .invalidValue(
-                  "entry \(entry.sequence) follows entry \(last.sequence): the journal is out of order"
-                ), at: lineStart)))
+        do throws(StoreError) {
+          let entry = try decodeLine(buffer, lineStart..<newline, file: file)
+          if let last = entries.last, entry.sequence <= last.sequence {
+            throw StoreError(
+              file: file,
+              problem: .invalidContent(
+                JSONError(
+                  .invalidValue(
+                    "entry \(entry.sequence) follows entry \(last.sequence): the journal is out of order"
+                  ), at: lineStart)))
+          }
+          entries.append(entry)
+        } catch {
+          damage = error
+          return
         }
-        entries.append(entry)
         lineStart = newline + 1
       }
     }
-    return Contents(entries: entries, validLength: lineStart, byteCount: bytes.count)
+    if let damage, !stoppingAtDamage { throw damage }
+    return Contents(
+      entries: entries, validLength: lineStart, byteCount: bytes.count, damage: damage)
   }
 
   /// Whether a line of `bytes` starts at `offset`: at the start, or just after a newline.

@@ -64,6 +64,15 @@ public struct ReplicaStore: Sendable {
   public var compaction: JournalCompaction
   /// What this store knows of its files since it opened or last wrote them.
   private var position = FilePosition()
+  /// Whether the files live in a folder other programs write to (a shared folder): then a
+  /// save never writes through a link at the snapshot's name but replaces the link, and it
+  /// removes the journal (the name, never a file it links to) before the new snapshot lands, so that a reader never takes the old
+  /// journal for the new snapshot's (a save killed between the two leaves the old snapshot
+  /// with no journal, which a reader reads whole). A device's own replica, the default,
+  /// writes the file a link at its name points to, and empties the journal last.
+  package var isShared = false
+  /// Failures the next file operations meet: for tests of what a failing disk leaves.
+  package var faults = FileFaults()
 
   public init(
     fileURL: URL, maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize,
@@ -279,6 +288,8 @@ public struct ReplicaStore: Sendable {
     var store = relocated(to: fileURL)
     store.compaction = compaction
     store.position = position
+    store.isShared = isShared
+    store.faults = faults
     return store
   }
 
@@ -309,25 +320,36 @@ public struct ReplicaStore: Sendable {
   /// skips.
   ///
   /// When the file is a symlink, the file it names is replaced and the link stays: a person
-  /// who keeps a replica on another volume keeps it there.
+  /// who keeps a replica on another volume keeps it there. In a shared folder (``isShared``)
+  /// the link itself is replaced, and the journal is emptied first.
   ///
   /// - Complexity: O(size of the state), plus three `fsync`s.
   public mutating func save(_ replica: HouseholdReplica) throws(StoreError) {
     var contents = ReplicaFileContents(replica, carrying: carriedFields)
     contents.journalSequence = position.sequence
     let bytes = ReplicaFileFormat.encode(contents)
+    if isShared { try emptyJournal() }
     do {
-      try FileIO.writeAtomically(bytes, to: fileURL.resolvingSymlinksInPath().path)
+      try FileIO.writeAtomically(
+        bytes, to: isShared ? fileURL.path : fileURL.resolvingSymlinksInPath().path,
+        faults: &faults)
     } catch {
       throw StoreError(file: fileURL, problem: .writeFailed(error.reason))
     }
     position.snapshotWritten(bytes.count, removals: replica.removals)
+    if !isShared { try emptyJournal() }
+  }
+
+  /// Empties the journal (removing whatever else stands at its name but a folder).
+  private mutating func emptyJournal() throws(StoreError) {
+    let journal = journalURL
+    let emptied: FileIO.Identity?
     do {
-      try FileIO.empty(journalURL.path)
+      emptied = try FileIO.empty(journal.path, removing: isShared, faults: &faults)
     } catch {
-      throw StoreError(file: journalURL, problem: .writeFailed(error.reason))
+      throw StoreError(file: journal, problem: .writeFailed(error.reason))
     }
-    position.journalEmptied()
+    position.journalEmptied(emptied)
   }
 
   /// Appends `change` to the journal as one line, flushed to disk before it returns: what a
@@ -337,8 +359,12 @@ public struct ReplicaStore: Sendable {
   /// (``HouseholdReplica/takeLocalDelta()``) joined with every state or delta it merged. A
   /// snapshot is written instead (``save(_:)``) when the line would take the journal past
   /// ``compaction``, when the file on disk is of an older format (so that a build that knows
-  /// no journal refuses the file rather than miss the journal), or when `replica`'s kept
-  /// removals changed (a journal line holds the household, not the trash).
+  /// no journal refuses the file rather than miss the journal), when `replica`'s kept
+  /// removals changed (a journal line holds the household, not the trash), when the sequence
+  /// numbers reached ``ReplicaJournal/maximumSequence``, or when the journal is not as this
+  /// store left it: a fragment of a failed append, a line another program wrote, a link or
+  /// anything but a regular file at its name. So a failed append never has a line written
+  /// after its fragment, and the snapshot replaces whatever was there.
   ///
   /// - Returns: Whether it appended a line or wrote a snapshot.
   /// - Complexity: O(size of `change`) and one `fsync` for a line.
@@ -350,7 +376,8 @@ public struct ReplicaStore: Sendable {
       sequence: position.sequence + 1, replica: replica.replicaID,
       clock: ClockReading(replica.clock), delta: change)
     let line = ReplicaJournal.encode(entry)
-    guard position.snapshotFormat == ReplicaFileFormat.current,
+    guard position.sequence < ReplicaJournal.maximumSequence,
+      position.snapshotFormat == ReplicaFileFormat.current,
       position.removals == replica.removals.map(\.id),
       position.journalLength + line.count
         <= compaction.limit(snapshotLength: position.snapshotLength)
@@ -358,13 +385,18 @@ public struct ReplicaStore: Sendable {
       try save(replica)
       return .snapshot
     }
+    let appended: FileIO.Identity?
     do {
-      try FileIO.append(
-        line, to: journalURL.path, cuttingTo: position.hasTornTail ? position.journalLength : nil)
+      appended = try FileIO.append(
+        line, to: journalURL.path, expecting: position.journalExpectation, faults: &faults)
     } catch {
       throw StoreError(file: journalURL, problem: .writeFailed(error.reason))
     }
-    position.appended(entry.sequence, bytes: line.count)
+    guard let appended else {
+      try save(replica)
+      return .snapshot
+    }
+    position.appended(entry.sequence, bytes: line.count, identity: appended)
     return .line
   }
 

@@ -70,6 +70,9 @@ extension FolderSyncOutcome {
   /// conflicted copy.
   var warnings: [String] {
     skipped.map(\.description)
+      + damagedJournals.map {
+        "\($0.description) (read up to there; the rest waits for its next snapshot)"
+      }
       + conflictedCopies.map {
         "\($0): a sync service's conflicted copy, merged (safe: merging is a join)"
       }

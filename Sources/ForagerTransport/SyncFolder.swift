@@ -66,6 +66,11 @@ public struct FolderSyncOutcome: Equatable, Sendable {
   /// Merged files that a sync service made as conflicted copies: safe, since merging is a
   /// join, and worth telling because a service that makes them may be misconfigured.
   public var conflictedCopies: [String] = []
+  /// Peers' journals read only up to a damaged line, or not at all (a folder or FIFO in a
+  /// journal's place): each peer's snapshot and the lines before were merged (the peer is in
+  /// ``merged``), and the rest comes with the peer's next snapshot, which a peer of this build
+  /// writes at its next sync when its journal is not as it left it.
+  public var damagedJournals: [StoreError] = []
   /// This device's file in the folder, written at the end.
   public var wrote = ""
   /// How this device's changes went into the folder: a journal line, a snapshot, or `nil`
@@ -132,6 +137,7 @@ extension SyncFolder {
       }
       progress.peers[entry] = news.cursor
       outcome.merged.append(entry)
+      if let problem = news.journalProblem { outcome.damagedJournals.append(problem) }
       if news.readWhole { outcome.readWhole.append(entry) }
       if entry.lowercased().contains("conflict") { outcome.conflictedCopies.append(entry) }
     }
@@ -144,36 +150,49 @@ extension SyncFolder {
     var changes: HouseholdState
     var cursor: FolderProgress.PeerCursor
     var readWhole: Bool
+    /// Why the journal was read only up to a line, or not at all.
+    var journalProblem: StoreError?
   }
 
   /// Reads a peer's files through the coordination: only its journal's new lines when the
   /// journal still follows the snapshot `cursor` merged, else its snapshot and journal.
+  ///
+  /// A journal is read up to its first damaged line, and one that cannot be read at all (a
+  /// folder or a FIFO in its place) is left out: the snapshot and the lines before stand on
+  /// their own, and the peer's next snapshot brings the rest. Only the snapshot itself can
+  /// make the peer unreadable.
   private func read(_ entry: String, after cursor: FolderProgress.PeerCursor?)
     throws(StoreError) -> PeerNews
   {
     let file = url.appendingPathComponent(entry)
     let journalFile = ReplicaJournal.url(of: file)
-    let journal = try coordinated(reading: journalFile) {
-      journal throws(StoreError) in
-      // The store of the file whose journal the coordinator named.
-      try store(
-        of: URL(
-          fileURLWithPath: String(journal.path.dropLast(ReplicaJournal.fileSuffix.count)),
-          isDirectory: false)
-      )
-      .journalBytes()
+    var journal: [UInt8]?
+    var journalProblem: StoreError?
+    do {
+      journal = try coordinated(reading: journalFile) { journal throws(StoreError) in
+        // The store of the file whose journal the coordinator named.
+        try store(
+          of: URL(
+            fileURLWithPath: String(journal.path.dropLast(ReplicaJournal.fileSuffix.count)),
+            isDirectory: false)
+        )
+        .journalBytes()
+      }
+    } catch {
+      journalProblem = error
     }
     if let cursor, let journal, ReplicaJournal.startsLine(at: cursor.journalOffset, in: journal),
-      let first = try ReplicaJournal.firstEntry(of: journal, file: journalFile),
+      let first = try? ReplicaJournal.firstEntry(of: journal, file: journalFile),
       first.replica == cursor.snapshotReplica, first.sequence == cursor.snapshotSequence + 1
     {
       let lines = try ReplicaJournal.decode(
-        journal, file: journalFile, from: cursor.journalOffset)
+        journal, file: journalFile, from: cursor.journalOffset, stoppingAtDamage: true)
       var changes = HouseholdState(emptyDeltaLike: first.delta)
       for line in lines.entries { changes.merge(line.delta) }
       var moved = cursor
       moved.journalOffset = lines.validLength
-      return PeerNews(changes: changes, cursor: moved, readWhole: false)
+      return PeerNews(
+        changes: changes, cursor: moved, readWhole: false, journalProblem: lines.damage)
     }
     guard
       let snapshot = try coordinated(
@@ -190,18 +209,19 @@ extension SyncFolder {
     var changes = snapshot.state
     var offset = 0
     if let journal {
-      let lines = try ReplicaJournal.decode(journal, file: journalFile)
+      let lines = try ReplicaJournal.decode(journal, file: journalFile, stoppingAtDamage: true)
       for line in lines.entries where line.sequence > snapshot.journalSequence {
         changes.merge(line.delta)
       }
       offset = lines.validLength
+      journalProblem = lines.damage
     }
     return PeerNews(
       changes: changes,
       cursor: FolderProgress.PeerCursor(
         snapshotReplica: snapshot.replica, snapshotSequence: snapshot.journalSequence,
         journalOffset: offset),
-      readWhole: true)
+      readWhole: true, journalProblem: journalProblem)
   }
 
   /// A store of a peer's `file`, reading within ``maximumFileSize``.
@@ -238,6 +258,7 @@ extension SyncFolder {
     var target = store
     try writing { file throws(StoreError) in
       target = target.relocated(to: file)
+      target.isShared = true
       // Temporary files of this device's saves that were killed midway.
       target.removeLeftovers()
       try target.save(replica)
@@ -268,6 +289,7 @@ extension SyncFolder {
     // Until this publication is done, the next starts with a snapshot.
     progress.publication = nil
     var store = published?.store ?? ReplicaStore(fileURL: ownFile)
+    store.isShared = true
     var write: JournalWrite?
     try writing { file throws(StoreError) in
       var target = store.reached(at: file)

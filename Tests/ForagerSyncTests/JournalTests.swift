@@ -258,23 +258,47 @@ import Testing
   /// A FIFO put where the journal goes, after the store opened: the next save and the next
   /// compaction fail with an error instead of waiting forever for a reader. (Ten minutes, not
   /// one: see `HostileFileTests.aFIFOIsRefusedWithoutBlocking`.)
-  @Test(.timeLimit(.minutes(10))) func aFIFOInTheJournalsPlaceFailsTheSaveWithoutBlocking() throws {
-    let folder = TemporaryFolder()
-    var (_, store, replica) = try Self.journaled(in: folder)
-    try FileManager.default.removeItem(at: store.journalURL)
-    #expect(mkfifo(store.journalURL.path, 0o600) == 0)
-    for compacting in [false, true] {
-      _ = try replica.getOrCreateCategory(displayName: "Frozen \(compacting)")
+  /// A FIFO, a link or a folder at the journal's name: an append never blocks and never
+  /// writes through it. The FIFO and the link are replaced by a snapshot (the link's target
+  /// is untouched); a folder is refused with a reason that says to remove it.
+  @Test(.timeLimit(.minutes(10))) func whatIsNotTheJournalIsReplacedOrRefusedWithoutBlocking()
+    throws
+  {
+    for intruder in ["fifo", "link", "folder"] {
+      let folder = TemporaryFolder()
+      var (file, store, replica) = try Self.journaled(in: folder)
+      try FileManager.default.removeItem(at: store.journalURL)
+      let outside = folder.file("outside.txt")
+      try Data("keep me".utf8).write(to: outside)
+      switch intruder {
+      case "fifo": #expect(mkfifo(store.journalURL.path, 0o600) == 0)
+      case "link":
+        try FileManager.default.createSymbolicLink(
+          at: store.journalURL, withDestinationURL: outside)
+      default:
+        try FileManager.default.createDirectory(
+          at: store.journalURL, withIntermediateDirectories: false)
+      }
+      _ = try replica.getOrCreateCategory(displayName: "Frozen")
       let taken = replica.takeLocalDelta()
       let change = try #require(taken)
-      #expect {
-        if compacting { try store.save(replica) } else { try store.append(change, of: replica) }
-      } throws: { error in
-        guard let error = error as? StoreError, case .writeFailed = error.problem else {
-          return false
+      if intruder == "folder" {
+        #expect {
+          _ = try store.append(change, of: replica)
+        } throws: { error in
+          (error as? StoreError)?.file == store.journalURL
+            && "\(error)".contains("is a folder, where this device's journal belongs: remove it")
         }
-        return error.file == store.journalURL
+        continue
       }
+      #expect(try store.append(change, of: replica) == .snapshot, "\(intruder)")
+      #expect(try Data(contentsOf: outside) == Data("keep me".utf8), "\(intruder)")
+      #expect(try Self.opened(file).1.category(named: "Frozen") != nil, "\(intruder)")
+      _ = try replica.getOrCreateCategory(displayName: "After")
+      let takenAfter = replica.takeLocalDelta()
+      let after = try #require(takenAfter)
+      #expect(try store.append(after, of: replica) == .line)
+      #expect(try Self.opened(file).1.category(named: "After") != nil, "\(intruder)")
     }
   }
 

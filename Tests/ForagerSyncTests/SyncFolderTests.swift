@@ -102,6 +102,40 @@ import Testing
       try SyncFolder(url: missing, deviceName: "phone").sync(&replica)
     }
   }
+  /// Links at the device's names in the folder (its snapshot, its journal, a temporary file),
+  /// placed before each sync of an app's store: nothing is written through them, the files
+  /// they name outside the folder stay byte for byte, and the peer still gets every edit.
+  @Test func linksAtTheDevicesNamesAreReplacedNeverWrittenThrough() async throws {
+    let root = TemporaryFolder()
+    let shared = root.url.appendingPathComponent("shared")
+    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+    let phone = try await HouseholdStore(
+      fileURL: root.file("phone/household.json"), firstLaunch: .createHousehold(ownerName: "Sam"))
+    let tablet = try await HouseholdStore(
+      fileURL: root.file("tablet/household.json"),
+      firstLaunch: .join(phone.householdID, member: MemberID()))
+    let phoneFolder = try SyncFolder(
+      url: shared, deviceName: "phone", coordination: FileCoordination.none)
+    let tabletFolder = try SyncFolder(
+      url: shared, deviceName: "tablet", coordination: FileCoordination.none)
+    let outside = root.file("precious.txt")
+    let precious = Data("the syncing user's file\n".utf8)
+    try precious.write(to: outside)
+    let names = ["phone.forager.json", "phone.forager.json.journal", ".phone.forager.json.x.tmp"]
+    for (round, name) in (names + names).enumerated() {
+      try await phone.edit { _ = try $0.getOrCreateCategory(displayName: "Round \(round)") }
+      let entry = shared.appendingPathComponent(name)
+      try? FileManager.default.removeItem(at: entry)
+      try FileManager.default.createSymbolicLink(at: entry, withDestinationURL: outside)
+      _ = try await phone.sync(through: phoneFolder)
+      #expect(try Data(contentsOf: outside) == precious, "round \(round), a link at \(name)")
+      _ = try await tablet.sync(through: tabletFolder)
+      #expect(
+        await tablet.replica.category(named: "Round \(round)") != nil,
+        "round \(round), a link at \(name)")
+    }
+  }
+
   // MARK: Journals
 
   /// Two replicas syncing through a folder, each with its progress: after the first sync
@@ -201,28 +235,71 @@ import Testing
     #expect(
       try tabletFolder.sync(&tablet, progress: &tabletProgress).readWhole == ["phone.forager.json"])
 
-    // A damaged line: skipped with the journal named, nothing merged.
+    // A damaged line: the snapshot and the lines before it are merged, the journal named.
     try withLine.write(to: journal)
     var damaged = withLine
     damaged[afterSnapshot.count + 60] ^= 0x01
     try damaged.write(to: journal)
     var fresh = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "fresh")
     var freshProgress = FolderProgress()
-    let skipped = try SyncFolder(
-      url: root.url, deviceName: "fresh", coordination: FileCoordination.none
-    )
-    .sync(&fresh, progress: &freshProgress)
-    guard
-      case .unreadable(let error) = skipped.skipped.first(where: {
-        $0.entry == "phone.forager.json"
-      })?.reason
-    else {
-      Issue.record("a damaged journal was not skipped: \(skipped)")
-      return
-    }
-    #expect(error.file == journal)
-    #expect(skipped.merged == ["tablet.forager.json"])
+    let freshFolder = try SyncFolder(
+      url: root.url, deviceName: "fresh", coordination: FileCoordination.none)
+    let partly = try freshFolder.sync(&fresh, progress: &freshProgress)
+    #expect(partly.damagedJournals.map(\.file) == [journal])
+    #expect(partly.merged == ["phone.forager.json", "tablet.forager.json"])
+    #expect(fresh.state.members == phone.state.members, "the snapshot was merged")
+    // The tablet, which merged the line before, brings it: nothing of the damaged line is
+    // needed from the phone's journal.
+    #expect(fresh.category(named: "Produce") != nil)
+
+    // The phone's next sync finds its journal not as it left it and writes a snapshot, which
+    // every reader reads whole.
+    _ = try phone.getOrCreateCategory(displayName: "Dairy")
+    #expect(try phoneFolder.sync(&phone, progress: &phoneProgress).published == .snapshot)
+    let repaired = try freshFolder.sync(&fresh, progress: &freshProgress)
+    #expect(repaired.damagedJournals.isEmpty && fresh.category(named: "Dairy") != nil)
   }
+  /// Three devices; a sync service cuts the phone's journal mid-line, and only the phone edits
+  /// afterwards, without relaunching. Within two rounds of syncs every peer has each of its
+  /// edits: the phone finds its journal not as it left it and starts a clean one with a
+  /// snapshot.
+  @Test func aJournalCutMidLineHoldsNoDeviceBackForMoreThanOneSync() throws {
+    let root = TemporaryFolder()
+    let names = ["phone", "tablet", "laptop"]
+    let folders = try names.map {
+      try SyncFolder(url: root.url, deviceName: $0, coordination: FileCoordination.none)
+    }
+    var replicas = [HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "p1")]
+    for name in names.dropFirst() {
+      replicas.append(
+        HouseholdReplica(
+          joining: replicas[0].householdID, member: MemberID(), replica: ReplicaID(name)))
+    }
+    var progress = names.map { _ in FolderProgress() }
+    func round() throws {
+      for device in names.indices {
+        _ = try folders[device].sync(&replicas[device], progress: &progress[device])
+      }
+    }
+    try round()
+    _ = try replicas[0].getOrCreateCategory(displayName: "Before")
+    try round()
+    let journal = ReplicaJournal.url(of: root.url.appendingPathComponent("phone.forager.json"))
+    for fraction in [0.99, 0.9, 0.5] {
+      let lines = try Data(contentsOf: journal)
+      let cut = Int(Double(lines.count) * fraction)
+      try lines.prefix(cut).write(to: journal)
+      let edit = "After a cut at \(cut)"
+      _ = try replicas[0].getOrCreateCategory(displayName: edit)
+      try round()
+      try round()
+      for device in names.indices.dropFirst() {
+        #expect(replicas[device].category(named: edit) != nil, "\(names[device]), cut at \(cut)")
+      }
+    }
+    #expect(replicas[1].state == replicas[0].state && replicas[2].state == replicas[0].state)
+  }
+
   /// A peer that relaunched wrote a new snapshot (with an edit it never published as a line)
   /// and a new journal whose first line is as long as the old one, so that where the reader
   /// stopped is still the start of a line. Only the first line's incarnation and sequence tell

@@ -31,6 +31,36 @@ struct SyncCommandHardeningTests {
     #expect(snapshot(of: shared).isEmpty)
   }
 
+  /// A link in the shared folder at one of this device's names (a Syncthing peer syncs links)
+  /// never has `sync` write through it: the file it names outside the folder stays as it was,
+  /// byte for byte, and the device's own file replaces the link.
+  @Test func linksAtTheDevicesNamesInTheFolderAreNeverWrittenThrough() throws {
+    for name in [
+      "phone.forager.json", "phone.forager.json.journal", ".phone.forager.json.k3j4.tmp",
+    ] {
+      let root = TemporaryFolder("forager-links")
+      let shared = root.file("shared")
+      try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+      let replica = try replica(in: root)
+      let outside = root.file("precious.txt")
+      let precious = Data("a file the syncing user can write\n".utf8)
+      try precious.write(to: outside)
+      for round in 1...2 {
+        try? FileManager.default.removeItem(at: shared.appendingPathComponent(name))
+        try FileManager.default.createSymbolicLink(
+          at: shared.appendingPathComponent(name), withDestinationURL: outside)
+        let result = SyncTool.run(["sync", shared.path, "--replica", replica.path])
+        #expect(result.status == 0, "\(name), round \(round): \(result)")
+        #expect(try Data(contentsOf: outside) == precious, "\(name), round \(round)")
+      }
+      let own = shared.appendingPathComponent("phone.forager.json")
+      let kind =
+        try FileManager.default.attributesOfItem(atPath: own.path)[.type] as? FileAttributeType
+      #expect(kind == .typeRegular, "\(name)")
+      #expect(try ReplicaStore(fileURL: own).read() != nil, "\(name)")
+    }
+  }
+
   @Test func syncRemovesTheTemporaryFilesOfKilledSaves() throws {
     let root = TemporaryFolder("forager-leftovers")
     let shared = root.file("shared")
