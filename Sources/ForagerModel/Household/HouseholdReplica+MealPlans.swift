@@ -68,15 +68,21 @@ extension HouseholdReplica {
     if let occupant = plannedMeal(slot)?.recipe, occupant != recipe, !replacing {
       throw .slotOccupied(slot, by: occupant, title: state.recipes[occupant]?.displayName ?? "")
     }
-    if !state.meals.contains(slot) {
-      write(\.meals, slot, PlannedMeal(slot: slot, plan: plan, creation: creation()))
+    // A slot that shows nothing is free, even when it holds a hidden meal (its plan was
+    // deleted, or every recipe it had): the assignment makes a new meal there, which replaces
+    // the hidden one as a new write, as it would on a device that never saw it.
+    var meal: PlannedMeal
+    if let stored = state.meals[slot], shown(stored) != nil {
+      meal = stored
+    } else {
+      meal = PlannedMeal(slot: slot, plan: plan, creation: creation())
     }
     let stamp = clock.tick()
-    edit(\.meals, slot) { meal in
-      meal.assignment.write(recipe, at: stamp)
-      if let plan { meal.plan.assign(plan, at: stamp) }
-    }
-    return plannedMeal(slot)!
+    meal.assignment.write(recipe, at: stamp)
+    if let plan { meal.plan.assign(plan, at: stamp) }
+    write(\.meals, slot, meal)
+    // It shows: its recipe and plan (if any) exist, and this assignment is its latest.
+    return shown(meal) ?? meal
   }
 
   /// Empties a slot: removes its meal, a hidden one included (whose plan or recipes were
