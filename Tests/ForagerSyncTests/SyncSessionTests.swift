@@ -251,3 +251,33 @@ import Testing
     }
   }
 }
+
+/// Acknowledgments are claims: one past the sender's last change cannot be true.
+@Suite struct ForgedAcknowledgmentTests {
+  /// The tablet's message is forged to acknowledge the phone's changes far past the last one
+  /// the phone made. The phone ignores it (and counts it), so its later deltas still start at
+  /// what the tablet really merged, and the tablet gets every edit. On df69d73 the phone's
+  /// deltas started after the forged number: the edits in between never reached the tablet.
+  @Test func anAcknowledgmentPastTheSendersLastChangeIsIgnored() throws {
+    var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone")
+    var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab")
+    var phoneSide = SyncSession()
+    var tabletSide = SyncSession()
+    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    let honest = tabletSide.message(from: &tablet)
+    let forged = SyncMessage(
+      household: honest.household, sender: honest.sender, through: honest.through,
+      since: honest.since, recipient: honest.recipient,
+      acknowledged: phone.changeLog.sequence + 5, state: honest.state)
+    try phoneSide.receive(forged, into: &phone)
+    #expect(phoneSide.ignoredAcknowledgments == 1)
+    for round in 0..<8 {
+      _ = try phone.getOrCreateCategory(displayName: "Edit \(round)")
+      try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+      try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    }
+    for round in 0..<8 { #expect(tablet.category(named: "Edit \(round)") != nil, "edit \(round)") }
+    #expect(tablet.state == phone.state)
+  }
+}

@@ -38,6 +38,10 @@ public struct SyncSession: Sendable {
   public private(set) var peer: PeerProgress?
   /// The incarnation of this replica that the peer's acknowledgments are about.
   private var local: ReplicaID?
+  /// How many acknowledgments this session ignored because they named a change this replica
+  /// never made (a forged or corrupt message): each would have made the next deltas skip
+  /// changes for good.
+  public private(set) var ignoredAcknowledgments = 0
 
   /// A session with a peer not heard from yet: its first message is a full state.
   public init() {}
@@ -97,7 +101,14 @@ public struct SyncSession: Sendable {
       progress.merged = max(progress.merged ?? 0, message.through)
     }
     if message.recipient == replica.replicaID, let acknowledged = message.acknowledged {
-      progress.acknowledged = max(progress.acknowledged ?? 0, acknowledged)
+      // No peer can have merged a change this replica never made: such an acknowledgment is
+      // forged or corrupt, and obeying it would start every later delta after changes the peer
+      // never got, which no one would send again.
+      if acknowledged <= replica.changeLog.sequence {
+        progress.acknowledged = max(progress.acknowledged ?? 0, acknowledged)
+      } else {
+        ignoredAcknowledgments += 1
+      }
     }
     peer = progress
     local = replica.replicaID
