@@ -320,8 +320,8 @@ public struct ReplicaStore: Sendable {
   /// skips.
   ///
   /// When the file is a symlink, the file it names is replaced and the link stays: a person
-  /// who keeps a replica on another volume keeps it there. In a shared folder (``isShared``)
-  /// the link itself is replaced, and the journal is emptied first.
+  /// who keeps a replica on another volume keeps it there. A store of a device's copy in a
+  /// shared folder replaces the link itself, and removes the journal first (ADR 0028).
   ///
   /// - Complexity: O(size of the state), plus three `fsync`s.
   public mutating func save(_ replica: HouseholdReplica) throws(StoreError) {
