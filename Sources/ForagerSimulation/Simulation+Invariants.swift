@@ -283,16 +283,16 @@ extension Simulation {
       return nil
     case .offlineDefaults:
       let expected = Set(HouseholdReplica.defaultCategoryNames.map { CategoryKey(normalizing: $0) })
-      let found = devices.filter { Set($0.replica!.state.categories.keys) != expected }.map {
+      let found = devices.filter { Set($0.replica!.categories().map(\.key)) != expected }.map {
         Violation(
-          text: "\(name($0.index)) shows \($0.replica!.state.categories.count) categories",
+          text: "\(name($0.index)) shows \($0.replica!.categories().count) categories",
           devices: [$0.index])
       }
       return ("every device shows the 7 default categories once", "\(devices.count) devices", found)
     case .offlineSameCategory:
-      let found = devices.filter { $0.replica!.state.categories.count != 1 }.map {
+      let found = devices.filter { $0.replica!.categories().count != 1 }.map {
         Violation(
-          text: "\(name($0.index)) shows \($0.replica!.state.categories.count) categories",
+          text: "\(name($0.index)) shows \($0.replica!.categories().count) categories",
           devices: [$0.index])
       }
       return ("every device shows one \"Test Category\"", "\(devices.count) devices", found)

@@ -96,6 +96,45 @@ struct CategoryRenameTests {
     #expect(view.category(named: "Dairy")?.displayName == "Cheese")
   }
 
+  /// A seeds the defaults and syncs with B; B renames a default; C, offline since before,
+  /// seeds the defaults. In every order of merges every device shows seven categories: the
+  /// renamed one under its new name and no second "Produce", because seeding is no one's
+  /// choice and must not bring back a key a person moved. A person's write to C's seeded
+  /// record (a new position) is a choice, and it shows beside the renamed one.
+  @Test func aReseededDefaultDoesNotBringBackARenamedOne() throws {
+    var a = HouseholdReplica.create(
+      household: home, owner: sam, ownerName: "Sam", replica: "a", wallClock: .fixed(1_000))
+    var b = HouseholdReplica(joining: home, member: sam, replica: "b", wallClock: .fixed(2_000))
+    var c = HouseholdReplica(joining: home, member: sam, replica: "c", wallClock: .fixed(3_000))
+    try c.merge(a.state)
+    try a.seedDefaultCategories()
+    try b.merge(a.state)
+    try b.renameCategory(CategoryKey(normalizing: "Produce"), to: "Fruit & Veg")
+    try c.seedDefaultCategories()
+    let shelved = try c.getOrCreateIngredient(
+      named: "apples", category: CategoryKey(normalizing: "Produce")
+    ).template.key
+    let states = [a.state, b.state, c.state]
+    for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+      var device = HouseholdReplica(
+        joining: home, member: sam, replica: "reader", wallClock: .fixed(4_000))
+      for index in order { try device.merge(states[index], policy: .allowingAnyRemoval) }
+      let names = device.categories().map(\.displayName)
+      #expect(names.count == 7, "\(order): \(names)")
+      #expect(!names.contains("Produce") && names.contains("Fruit & Veg"), "\(order): \(names)")
+      #expect(device.category(named: "Produce")?.displayName == "Fruit & Veg", "\(order)")
+      #expect(
+        device.ingredient(shelved)?.categoryKey.flatMap(device.category)?.displayName
+          == "Fruit & Veg", "\(order)")
+      #expect(device.state.invariantViolations().isEmpty, "\(order)")
+    }
+    // C moves its seeded Produce: a choice, so after the merge it shows beside Fruit & Veg.
+    try c.setSortOrder(3, ofCategory: CategoryKey(normalizing: "Produce"))
+    try c.merge(b.state)
+    #expect(c.categories().map(\.displayName).contains("Produce"))
+    #expect(c.categories().count == 8)
+  }
+
   /// Random creates, renames (to new, taken and former names), templates shelved under any
   /// key a device knows, and merges between random devices: after every merge each state is
   /// sound (one record per key, every reference resolves) and each category is found by its

@@ -390,12 +390,11 @@ extension HouseholdModel {
       var result: [CategoryKey: RecordWrite] = [:]
       switch event.operation {
       case .seedDefaults:
-        var ticks: UInt32 = 0
         for (order, name) in HouseholdReplica.defaultCategoryNames.enumerated() {
           let key = CategoryKey(normalizing: name)
           guard effect.writes.contains(key) else { continue }
-          ticks += 1
-          result[key] = .creating([(.order, .order(order))], at: stamp(of: event, tick: ticks))
+          // The defaults' fields are no one's choice: stamped at genesis.
+          result[key] = .creating([(.order, .order(order))], at: HouseholdState.genesis)
         }
       case .createCategory:
         for key in effect.writes {
@@ -677,9 +676,15 @@ extension HouseholdModel {
     }
     for key in keys {
       let onKey = touching.filter { $0.1.writes.contains(key) || $0.1.removes == key }
-      if onKey.map(\.0).maximal().contains(where: { event in
+      let surviving = onKey.map(\.0).maximal().filter { event in
         onKey.contains { $0.0.id == event.id && $0.1.writes.contains(key) }
-      }) {
+      }
+      // Seeding is no one's choice: a key only seeds wrote, which a person moved away from,
+      // does not show (the seed came from a device that had not seen the move).
+      let onlySeeded = surviving.allSatisfy {
+        if case .seedDefaults = $0.operation { true } else { false }
+      }
+      if !surviving.isEmpty && !(onlySeeded && result.moves[key] != nil) {
         result.live.insert(key)
       }
     }

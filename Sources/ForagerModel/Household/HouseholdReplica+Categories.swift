@@ -19,7 +19,9 @@ extension HouseholdReplica {
   public mutating func seedDefaultCategories() throws(HouseholdError) -> Int {
     var created = 0
     for (order, name) in Self.defaultCategoryNames.enumerated() {
-      if try getOrCreateCategory(displayName: name, sortOrder: order).created { created += 1 }
+      if try getOrCreateCategory(displayName: name, sortOrder: order, chosen: false).created {
+        created += 1
+      }
     }
     return created
   }
@@ -37,14 +39,25 @@ extension HouseholdReplica {
   public mutating func getOrCreateCategory(displayName: String, sortOrder: Int = 100)
     throws(HouseholdError) -> (category: GroceryCategory, created: Bool)
   {
+    try getOrCreateCategory(displayName: displayName, sortOrder: sortOrder, chosen: true)
+  }
+
+  /// ``getOrCreateCategory(displayName:sortOrder:)``; a creation `chosen` by no one (the
+  /// defaults) stamps its name and position at genesis (see
+  /// ``HouseholdState/showsCategory(at:)``).
+  private mutating func getOrCreateCategory(displayName: String, sortOrder: Int, chosen: Bool)
+    throws(HouseholdError) -> (category: GroceryCategory, created: Bool)
+  {
     try requireOpen()
     try requireVisible(displayName)
     let key = CategoryKey(normalizing: displayName, version: state.normalizerVersion)
     if let existing = state.resolvedCategory(key).flatMap({ state.categories[$0] }) {
       return (existing, false)
     }
+    let creation = creation()
     let category = GroceryCategory(
-      key: key, displayName: displayName, sortOrder: sortOrder, creation: creation())
+      key: key, displayName: displayName, sortOrder: sortOrder, creation: creation,
+      chosenAt: chosen ? creation.timestamp : HouseholdState.genesis)
     write(\.categories, key, category)
     return (category, true)
   }
@@ -68,7 +81,7 @@ extension HouseholdReplica {
   ///
   /// - Complexity: O(*n* log *n*).
   public func categories() -> [GroceryCategory] {
-    state.categories.values.sorted {
+    state.categories.values.filter { state.showsCategory(at: $0.key) }.sorted {
       ($0.sortOrder, $0.displayName, $0.key) < ($1.sortOrder, $1.displayName, $1.key)
     }
   }

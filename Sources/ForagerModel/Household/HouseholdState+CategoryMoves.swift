@@ -11,11 +11,27 @@ extension HouseholdState {
   package func resolvedCategory(_ key: CategoryKey) -> CategoryKey? {
     var current = key
     var steps = 0
-    while !categories.contains(current) {
+    while !showsCategory(at: current) {
       guard let next = categoryMoves?[current]?.value, steps < moves.count else { return nil }
       current = next
       steps += 1
     }
     return current
+  }
+
+  /// Whether the category record under `key` shows: it exists, and it is not a creation no one
+  /// chose left under a key a person moved away from.
+  ///
+  /// Seeding the defaults is no one's choice (docs/decisions/0013): it writes a category whose
+  /// every field is stamped at ``genesis``. A device that seeds before it has seen a rename of
+  /// a default (offline since before) creates the old key again, as a write the rename never
+  /// saw, so both survive the merge. Such a record, all genesis, under a key with a move,
+  /// does not show: references to the key follow the move, as they do when the key holds
+  /// nothing. Any person's write to it (a new spelling, a position) makes it show.
+  ///
+  /// - Complexity: O(1).
+  package func showsCategory(at key: CategoryKey) -> Bool {
+    guard let record = categories[key] else { return false }
+    return record.greatestTimestamp != Self.genesis || categoryMoves?[key] == nil
   }
 }

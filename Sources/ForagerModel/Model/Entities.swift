@@ -272,11 +272,16 @@ public struct Member: HouseholdRecord {
 // MARK: - Field-by-field initializers, for decoding
 
 extension GroceryCategory {
-  init(key: CategoryKey, displayName: String, sortOrder: Int, creation: Creation) {
+  /// A new category whose name and position were chosen at `chosenAt`: its creation's stamp,
+  /// or ``HouseholdState/genesis`` for a default no one chose.
+  init(
+    key: CategoryKey, displayName: String, sortOrder: Int, creation: Creation,
+    chosenAt: HybridTimestamp? = nil
+  ) {
     self.key = key
     self.creation = creation
-    name = LWWRegister(displayName, at: creation.timestamp)
-    order = LWWRegister(sortOrder, at: creation.timestamp)
+    name = LWWRegister(displayName, at: chosenAt ?? creation.timestamp)
+    order = LWWRegister(sortOrder, at: chosenAt ?? creation.timestamp)
     scope = LWWRegister(unchosen: .household)
   }
 }
