@@ -37,6 +37,13 @@ extension CausalContext: JSONCodable {
               "Interval [\(first), \(last)] of replica \(replica) is not [first, last] with "
                 + "1 ≤ first ≤ last ≤ \(Dot.maximumCounter)"), at: start)
         }
+        // The first range may be the prefix.
+        guard ranges.count <= CausalContext.maximumIntervalsPerReplica else {
+          throw JSONError(
+            .invalidValue(
+              "replica \(replica) has more than \(CausalContext.maximumIntervalsPerReplica) intervals"
+            ), at: start)
+        }
         ranges.append(first...last)
       }
       guard !ranges.isEmpty else {

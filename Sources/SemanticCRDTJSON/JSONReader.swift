@@ -28,6 +28,9 @@ public struct JSONReader: ~Copyable {
   @usableFromInline let cores: Cores
   /// While replicas are numbered (``numberingReplicas(_:_:)``), the replica of each number.
   @usableFromInline var replicaTable: [ReplicaID]?
+  /// While replicas are numbered, which numbers were read: a table must name no replica the
+  /// value does not use. Empty on a second core's reader, which reads no numbered values.
+  @usableFromInline var replicaUses: [Bool] = []
 
   /// The deepest nesting of arrays and objects accepted. Deeper input is refused before it can
   /// exhaust the stack.
@@ -92,19 +95,32 @@ public struct JSONReader: ~Copyable {
   public mutating func numberingReplicas<Result>(
     _ table: [ReplicaID], _ body: (inout JSONReader) throws(JSONError) -> Result
   ) throws(JSONError) -> Result {
-    let outer = replicaTable
+    try numberingReplicasNotingUses(table, body).value
+  }
+
+  /// ``numberingReplicas(_:_:)``, and which numbers of `table` `body` read: a table is the
+  /// writer's list of what it wrote, so a reader can refuse one that names more (it only
+  /// costs the reader). Numbers read on a second core are not noted: read the value on one.
+  public mutating func numberingReplicasNotingUses<Result>(
+    _ table: [ReplicaID], _ body: (inout JSONReader) throws(JSONError) -> Result
+  ) throws(JSONError) -> (value: Result, used: [Bool]) {
+    let (outer, outerUses) = (replicaTable, replicaUses)
     replicaTable = table
-    defer { replicaTable = outer }
-    return try body(&self)
+    replicaUses = [Bool](repeating: false, count: table.count)
+    defer { (replicaTable, replicaUses) = (outer, outerUses) }
+    let value = try body(&self)
+    return (value, replicaUses)
   }
 
   /// The replica numbered `number` in the table being read with; an error when there is none.
-  public func replica(numbered number: UInt64, in table: [ReplicaID]) throws(JSONError)
+  /// Notes the number as used.
+  public mutating func replica(numbered number: UInt64, in table: [ReplicaID]) throws(JSONError)
     -> ReplicaID
   {
     guard number < UInt64(table.count) else {
       throw error(.invalidValue("replica \(number) is not in the table of \(table.count)"))
     }
+    if Int(number) < replicaUses.count { replicaUses[Int(number)] = true }
     return table[Int(number)]
   }
 

@@ -38,7 +38,7 @@ extension JSONWriter {
 extension JSONReader {
   /// The replica an object's key names: the key itself, or, while replicas are numbered, the
   /// replica of that number (written one way only, so that no replica is named twice).
-  func replica(key: String) throws(JSONError) -> ReplicaID {
+  mutating func replica(key: String) throws(JSONError) -> ReplicaID {
     guard !key.isEmpty else { throw error(.invalidValue("a replica id is empty")) }
     guard let table = replicaTable else { return ReplicaID(key) }
     guard let number = UInt64(key), String(number) == key else {

@@ -4,6 +4,8 @@ import Foundation
 import SemanticCRDT
 import Testing
 
+@testable import ForagerPersistence
+
 /// A state from outside is checked before anything of it is applied: a forged one that
 /// removes the household, claims this replica's writes or leaves it unsound is refused, and
 /// the device is unchanged.
@@ -163,5 +165,42 @@ struct MergeGuardTests {
     }
     expectUnchanged(tablet.state, from: before)
     try phone.merge(tablet.state)
+  }
+
+  /// Forged states whose contexts split one replica's writes into many intervals: each alone
+  /// under the bound, interleaved past it. Merging the second is refused, typed, with nothing
+  /// changed, so no saved file holds more than a reader accepts; a file or message past the
+  /// bound is refused as it is read.
+  @Test func contextsSplitIntoTooManyIntervalsAreRefused() throws {
+    var (phone, _) = try devices()
+    let half = CausalContext.maximumIntervalsPerReplica / 2 + 1
+    func forged(offset: UInt64) -> HouseholdState {
+      var state = HouseholdState(emptyDeltaLike: phone.state)
+      // Every fourth dot of a replica, so that two such contexts interleave.
+      let ranges = (0..<UInt64(half)).map { 10 + $0 * 4 + offset }.map { $0...$0 }
+      state.categories = ORMap(
+        kernel: DotKernel(
+          entries: [:], context: CausalContext(replicas: ["shredder": CounterSet(ranges)])))
+      return state
+    }
+    try phone.merge(forged(offset: 0))
+    let before = phone.state
+    #expect(
+      throws: HouseholdError.tooManyIntervals(
+        "shredder", count: 2 * half, maximum: CausalContext.maximumIntervalsPerReplica)
+    ) {
+      try phone.merge(forged(offset: 2))
+    }
+    expectUnchanged(phone.state, from: before)
+
+    var file = ReplicaFileContents(phone, carrying: [:])
+    file.state = forged(offset: 0)
+    file.state.merge(forged(offset: 2))
+    let bytes = ReplicaFileFormat.encode(file)
+    #expect {
+      _ = try ReplicaFileFormat.decode(bytes, file: URL(fileURLWithPath: "/forged.json"))
+    } throws: { error in
+      "\(error)".contains("replica shredder has more than 65536 intervals")
+    }
   }
 }

@@ -229,6 +229,25 @@ import Testing
       text.range(of: #","replicas":\[[^\]]*\]"#, options: .regularExpression))
     let tableLast = text.replacingCharacters(in: table, with: "").dropLast() + text[table] + "}"
     #expect(try SyncMessage(decoding: Array(text.utf8)).sender == "phone")
+    // A replica the message never names, at the end of the table: a table of millions of them
+    // would only cost the reader.
+    let padded = text.replacingCharacters(
+      in: table, with: String(text[table].dropLast()) + #","stranger"]"#)
+    guard case .malformed(let unused) = refusal(padded) else {
+      Issue.record("a table naming an unused replica was not refused: \(padded.prefix(120))")
+      return
+    }
+    #expect("\(unused)".contains("the table names stranger, which the message does not use"))
+    // A table past the household's bound on replicas is refused as it is read.
+    let huge = text.replacingCharacters(
+      in: table,
+      with: String(text[table].dropLast())
+        + (0...HouseholdState.maximumReplicas).map { #","r\#($0)""# }.joined() + "]")
+    guard case .malformed(let tooMany) = refusal(huge) else {
+      Issue.record("a table of more replicas than a household may hold was not refused")
+      return
+    }
+    #expect("\(tooMany)".contains("the table names more than"))
     for broken in [
       String(text.dropLast(7)),  // truncated
       text.replacingOccurrences(of: #""sender":0"#, with: #""sender":null"#),

@@ -36,6 +36,7 @@ extension HouseholdError: LocalizedError {
     case .removesOwnerOrEveryMember:
       "Data from another device would remove the household's owner or every member."
     case .tooManyReplicas: "Data from another device names too many devices."
+    case .tooManyIntervals: "Data from another device describes its history in too many pieces."
     case .unknownRemoval: "Those deleted records can no longer be restored."
     case .unsoundRestore: "Those records cannot be restored alone."
     }
@@ -58,7 +59,7 @@ extension HouseholdError: LocalizedError {
     case .fixedSharingScope: "Remove the member instead, if they should no longer see anything."
     case .blankName: "Type a name with letters, digits or symbols."
     case .categoryNameTaken: "Choose another name, or use the existing category."
-    case .claimsUnmadeWrites, .unsoundMerge, .tooManyReplicas:
+    case .claimsUnmadeWrites, .unsoundMerge, .tooManyReplicas, .tooManyIntervals:
       "Nothing was changed. Update the app on the other device, or sync from a device whose data is intact."
     case .massRemoval, .removesOwnerOrEveryMember:
       "Nothing was changed. If this was intended, confirm it on this device."

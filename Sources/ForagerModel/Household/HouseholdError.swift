@@ -65,6 +65,10 @@ public enum HouseholdError: Error, Hashable, Sendable {
   /// Merging would give the household more replica ids than
   /// `HouseholdState.maximumReplicas`: a peer forged them.
   case tooManyReplicas(Int, maximum: Int)
+  /// Merging would leave a causal context with more intervals of one replica's writes than
+  /// `CausalContext.maximumIntervalsPerReplica`: a peer forged them, and every replica that
+  /// merged them would keep them for good.
+  case tooManyIntervals(ReplicaID, count: Int, maximum: Int)
   /// No kept removal has this id (it was restored, forgotten, or expired).
   case unknownRemoval(RemovedRecords.ID)
   /// Restoring would leave the household unsound (a restored record refers to one that is
@@ -111,6 +115,8 @@ extension HouseholdError: CustomStringConvertible {
       "Refused a state that would remove \(removed) of \(live) records; merge it with a policy that allows this if it is intended"
     case .tooManyReplicas(let count, let maximum):
       "Refused a state that would give the household \(count) replica ids, more than the \(maximum) allowed"
+    case .tooManyIntervals(let replica, let count, let maximum):
+      "Refused a state that would leave \(count) intervals of the writes of replica \(quotedForMessage(replica.rawValue)), more than the \(maximum) allowed"
     case .unknownRemoval(let id): "No kept removal \(id)"
     case .unsoundRestore(let problems):
       "Cannot restore these records alone: \(problems.joined(separator: "; "))"

@@ -103,6 +103,14 @@ extension MergePolicy {
     if replicas > HouseholdState.maximumReplicas, replicas > before.replicaCount {
       throw .tooManyReplicas(replicas, maximum: HouseholdState.maximumReplicas)
     }
+    for context in after.contexts + [after.moves.context] {
+      if let (replica, count) = context.mostIntervalsOfOneReplica,
+        count > CausalContext.maximumIntervalsPerReplica
+      {
+        throw .tooManyIntervals(
+          replica, count: count, maximum: CausalContext.maximumIntervalsPerReplica)
+      }
+    }
   }
 }
 

@@ -166,6 +166,7 @@ extension SyncMessage {
     var since: UInt64?
     var state: HouseholdState?
     var through: UInt64?
+    var used: [Bool]?
     try reader.readObject(fields) { reader, field throws(JSONError) in
       switch field {
       case .format:
@@ -180,10 +181,20 @@ extension SyncMessage {
       case .recipient: try reader.read(into: &recipient)
       case .replicas:
         let start = reader.offset
-        try reader.read(into: &replicas)
-        guard Set(replicas!).count == replicas!.count else {
+        var table: [ReplicaID] = []
+        // Counted as read: a table of millions is refused at its bound, not after.
+        try reader.readArray { reader throws(JSONError) in
+          guard table.count < HouseholdState.maximumReplicas + 2 else {
+            throw reader.error(
+              .invalidValue(
+                "the table names more than \(HouseholdState.maximumReplicas + 2) replicas"))
+          }
+          table.append(try ReplicaID(from: &reader))
+        }
+        guard Set(table).count == table.count else {
           throw JSONError(.invalidValue("the table names a replica twice"), at: start)
         }
+        replicas = table
       case .sender: try reader.read(into: &sender)
       case .since: try reader.read(into: &since)
       case .state:
@@ -191,9 +202,9 @@ extension SyncMessage {
         guard let table = replicas else {
           throw reader.error(.invalidValue("the state comes before the table of replicas"))
         }
-        try reader.numberingReplicas(table) { reader throws(JSONError) in
+        used = try reader.numberingReplicasNotingUses(table) { reader throws(JSONError) in
           try reader.read(into: &state)
-        }
+        }.used
       case .through: try reader.read(into: &through)
       }
     }
@@ -207,6 +218,15 @@ extension SyncMessage {
       }, acknowledged: acknowledged, state: state)
     if let problem = message.inconsistency {
       throw JSONError(.invalidValue(problem), at: start)
+    }
+    // A table is the sender's list of the replicas it wrote: one that names others (six
+    // million, say) only costs the receiver.
+    var unused = used ?? [Bool](repeating: false, count: table.count)
+    for number in [sender, recipient].compactMap({ $0 }) { unused[Int(number)] = true }
+    if let index = unused.firstIndex(of: false) {
+      throw JSONError(
+        .invalidValue("the table names \(table[index]), which the message does not use"),
+        at: start)
     }
     return message
   }

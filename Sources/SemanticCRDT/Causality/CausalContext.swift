@@ -48,6 +48,24 @@ public struct CausalContext: Hashable, Sendable {
   /// incarnation). More comes from a forged or damaged state.
   public static let maximumReplicas = 100_000
 
+  /// The most intervals a decoded context may hold for one replica beyond its contiguous
+  /// prefix: 65,536. Intervals are runs of a replica's dots a state has not seen (deliveries out
+  /// of order, which later ones fill) or, in a delta since a version, runs of dots dead within
+  /// it (ADR 0002), at most one per two dots. 65,536 is a replica whose 131,072 writes were
+  /// removed in alternation, more than a household's records; more comes from a forged state,
+  /// whose intervals every replica that merged it would keep for good. A merge that would leave
+  /// a household past it is refused too, so that no saved file exceeds what is read back.
+  public static let maximumIntervalsPerReplica = 1 << 16
+
+  /// The most intervals this context holds for any one replica beyond its prefix.
+  ///
+  /// - Complexity: O(*r*) for *r* replicas.
+  package var mostIntervalsOfOneReplica: (replica: ReplicaID, count: Int)? {
+    replicas.max { $0.value.intervals.count < $1.value.intervals.count }.map {
+      ($0.key, $0.value.intervals.count)
+    }
+  }
+
   /// The replicas this context has seen a dot of.
   @usableFromInline package var replicaIDs: some Collection<ReplicaID> { replicas.keys }
 
@@ -163,6 +181,14 @@ extension CausalContext: Codable {
     }
     var replicas: [ReplicaID: CounterSet] = [:]
     for (replica, pairs) in raw {
+      // The first range may be the prefix.
+      guard pairs.count <= Self.maximumIntervalsPerReplica + 1 else {
+        throw DecodingError.dataCorrupted(
+          .init(
+            codingPath: decoder.codingPath,
+            debugDescription:
+              "Replica \(replica) has more than \(Self.maximumIntervalsPerReplica) intervals"))
+      }
       guard !replica.isEmpty, !pairs.isEmpty else {
         throw DecodingError.dataCorrupted(
           .init(
