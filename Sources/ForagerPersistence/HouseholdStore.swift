@@ -50,7 +50,9 @@ public actor HouseholdStore {
   public nonisolated let householdID: HouseholdID
   /// This device's member.
   public nonisolated let member: MemberID
-  /// This session's replica id (incarnation).
+  /// The replica id (incarnation) this store opened with. The replica moves to a fresh one if
+  /// a peer's state claims writes of it beyond those it made (docs/decisions/0029): then
+  /// ``replica``'s `replicaID` is the one its writes carry.
   public nonisolated let replicaID: ReplicaID
   /// Whether this open found no file and made one (``FirstLaunch``).
   public nonisolated let isFirstLaunch: Bool

@@ -61,6 +61,11 @@ public struct ReplicaFileContents: Sendable {
   /// What merges removed, kept for a restore (see ``RemovedRecords``), oldest first; stored
   /// only when there are any.
   public var removals: [RemovedRecords]
+  /// The device's incarnations before ``replica``, oldest first, at most
+  /// ``ReplicaFileFormat/maximumIncarnations``: replica ids whose every write this device made,
+  /// so that it can tell a claim on them beyond those writes for a forgery
+  /// (docs/decisions/0029). Stored only when there are any.
+  public var incarnations: [ReplicaID] = []
   /// Fields of the envelope that this build does not know, carried back on save.
   var carriedFields: [String: [UInt8]]
   /// The sequence number of the last journal entry the state holds (see ``ReplicaJournal``):
@@ -85,6 +90,7 @@ public struct ReplicaFileContents: Sendable {
     clock = ClockReading(replica.clock)
     format = ReplicaFileFormat.current
     removals = replica.removals
+    incarnations = replica.pastIncarnations.suffix(ReplicaFileFormat.maximumIncarnations)
     self.carriedFields = carriedFields
   }
 
@@ -150,9 +156,16 @@ public enum ReplicaFileFormat {
   /// the benchmarks' mixed household. A household of larger records regrows the buffer once.
   static let estimatedBytesPerRecord = 768
 
+  /// The most earlier incarnations a file keeps (each open is one): 1,000 opens. A forged
+  /// claim on an older one is not told from a person's removal of its records.
+  public static let maximumIncarnations = 1_000
+
   /// The members of `content` this build knows, in the order it writes them.
   enum ContentField: String, CaseIterable, Sendable {
     case clock, household
+    /// Written only when there are any: the device's earlier incarnations. A build that does
+    /// not know it carries it.
+    case incarnations
     /// Required from format 3 on; checked after reading, as the field table serves format 2.
     case journal
     case member, normalizer
@@ -162,10 +175,14 @@ public enum ReplicaFileFormat {
     case replica, state
   }
 
-  static let contentFields = JSONFields<ContentField>(optional: [.journal, .removed])
+  static let contentFields = JSONFields<ContentField>(
+    optional: [.incarnations, .journal, .removed])
 
   private static func writeContent(_ contents: ReplicaFileContents, to writer: inout JSONWriter) {
-    let known = ContentField.allCases.filter { $0 != .removed || !contents.removals.isEmpty }
+    let known = ContentField.allCases.filter {
+      ($0 != .removed || !contents.removals.isEmpty)
+        && ($0 != .incarnations || !contents.incarnations.isEmpty)
+    }
     let names = (known.map(\.rawValue) + contents.carriedFields.keys).sorted {
       $0.utf8.lexicographicallyPrecedes($1.utf8)
     }
@@ -174,6 +191,7 @@ public enum ReplicaFileFormat {
       switch ContentField(rawValue: name) {
       case .clock: writer.field("clock", contents.clock)
       case .household: writer.field("household", contents.state.householdID)
+      case .incarnations: writer.field("incarnations", contents.incarnations)
       case .journal: writer.field("journal", contents.journalSequence)
       case .member: writer.field("member", contents.member)
       case .normalizer: writer.field("normalizer", contents.state.normalizerVersion)
@@ -386,6 +404,7 @@ private struct Sections {
     var replica: ReplicaID?
     var state: (state: HouseholdState, greatestTimestamp: HybridTimestamp?)?
     var removals: [RemovedRecords]?
+    var incarnations: [ReplicaID]?
     var journal: UInt64?
     var carried: [String: [UInt8]] = [:]
     try reader.readObject(
@@ -394,6 +413,13 @@ private struct Sections {
         switch field {
         case .clock: try reader.read(into: &clock)
         case .household: try reader.read(into: &household)
+        case .incarnations:
+          try reader.read(into: &incarnations)
+          guard incarnations!.count <= ReplicaFileFormat.maximumIncarnations else {
+            throw reader.error(
+              .invalidValue(
+                "more than \(ReplicaFileFormat.maximumIncarnations) earlier incarnations"))
+          }
         case .journal:
           try reader.read(into: &journal)
           guard journal! <= ReplicaJournal.maximumSequence else {
@@ -414,6 +440,7 @@ private struct Sections {
       state: state!.state, member: member!, replica: replica!, clock: clock!, format: 2,
       removals: removals ?? [], carriedFields: carried, journalSequence: journal ?? 0)
     contents.greatestTimestampRead = .some(state!.greatestTimestamp)
+    contents.incarnations = incarnations ?? []
     return Content(
       contents: contents, envelopeHousehold: household!, envelopeNormalizer: normalizer!,
       hasJournal: journal != nil)

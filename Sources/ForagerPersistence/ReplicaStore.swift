@@ -223,6 +223,11 @@ public struct ReplicaStore: Sendable {
       throw StoreError(file: file, problem: .clockSkew(error))
     }
     var replica = HouseholdReplica(state: contents.state, member: contents.member, clock: clock)
+    // Every incarnation that wrote these files was this device's (docs/decisions/0029).
+    var incarnations = contents.incarnations + [contents.replica]
+    incarnations += (journal?.entries ?? []).map(\.replica)
+    var seen: Set<ReplicaID> = [incarnation]
+    replica.pastIncarnations = incarnations.filter { seen.insert($0).inserted }
     // The replica holds the only reference to the household's maps, so that replaying the
     // journal changes them in place instead of copying each map it writes.
     contents.state = HouseholdState(emptyLike: contents.state)

@@ -71,6 +71,10 @@ struct Inspection {
     lines.append(
       "removed     \(removedWrites) writes removed or superseded (kept as causal-context intervals, no tombstone records)"
     )
+    for (replica, claimed) in state.implausibleClaims {
+      lines.append(
+        "claims      \(claimed) writes of \(replica), more than any device makes (forged)")
+    }
     if state.dissolved.value { lines.append("dissolved   yes") }
     return lines.joined(separator: "\n") + "\n"
   }

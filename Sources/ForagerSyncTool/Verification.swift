@@ -14,6 +14,11 @@ enum Verification {
       return [error.message]
     }
     var problems = file.contents.state.invariantViolations().map { "\(url.path): \($0)" }
+    for (replica, claimed) in file.contents.state.implausibleClaims {
+      problems.append(
+        "\(url.path): claims \(claimed) writes of replica \(replica), more than any device makes: a forged state, which would make peers drop that replica's later writes"
+      )
+    }
     if file.contents.state.normalizerVersion > .current {
       problems.append(
         "\(url.path): keyed by normalizer \(file.contents.state.normalizerVersion.rawValue), newer than this build's \(NormalizerVersion.current.rawValue)"

@@ -2,7 +2,10 @@ import ForagerSync
 import ForagerSyncTool
 import ForagerTestSupport
 import Foundation
+import SemanticCRDT
 import Testing
+
+@testable import ForagerPersistence
 
 /// `forager-sync sync` writes only inside its folder and cleans up after killed saves.
 @Suite("Sync command hardening")
@@ -59,6 +62,31 @@ struct SyncCommandHardeningTests {
       #expect(kind == .typeRegular, "\(name)")
       #expect(try ReplicaStore(fileURL: own).read() != nil, "\(name)")
     }
+  }
+
+  /// A file whose contexts claim more writes of a replica than any device makes (the forged
+  /// file that once hid a running app's writes from every peer) is reported by `verify`, which
+  /// fails, and by `inspect`.
+  @Test func verifyAndInspectReportClaimsNoDeviceCouldMake() throws {
+    let root = TemporaryFolder("forager-claims")
+    let file = try replica(in: root)
+    var state = try #require(try ReplicaStore(fileURL: file).read()).state
+    state.categories.merge(
+      ORMap(
+        kernel: DotKernel(
+          entries: [:],
+          context: CausalContext(replicas: ["app": CounterSet([1...Dot.maximumCounter])]))))
+    var contents = try #require(try ReplicaStore(fileURL: file).read())
+    contents.state = state
+    try Data(ReplicaFileFormat.encode(contents)).write(to: file)
+    let verified = SyncTool.run(["verify", file.path])
+    #expect(verified.status != 0, "\(verified)")
+    #expect(
+      verified.errors.contains(
+        "claims 1099511627776 writes of replica app, more than any device makes"),
+      "\(verified)")
+    let inspected = SyncTool.run(["inspect", file.path])
+    #expect(inspected.output.contains("claims      1099511627776 writes of app"), "\(inspected)")
   }
 
   @Test func syncRemovesTheTemporaryFilesOfKilledSaves() throws {

@@ -50,8 +50,9 @@ public enum HouseholdError: Error, Hashable, Sendable {
   /// name asked for and the category that holds its key.
   case categoryNameTaken(name: String, by: CategoryKey)
   /// The remote state claims writes of this replica beyond any it has made: it is forged or
-  /// damaged. Merging it would make this replica's next writes look already seen, and drop
-  /// them on every peer that merged it.
+  /// damaged. No longer thrown by merges: the writes such a claim would hide are written again
+  /// first (``MergeReport/forgedClaims``, docs/decisions/0029). Kept for callers that match
+  /// it.
   case claimsUnmadeWrites(ReplicaID)
   /// Merging would leave the household unsound (two records for one key, a reference to
   /// nothing); the problems found, the first few.
@@ -139,6 +140,12 @@ public struct MergeReport: Hashable, Sendable {
   public var newConflicts: [SlotKey] = []
   /// Which records the merge added, updated and removed: what a view showing them refreshes.
   public var changes = HouseholdChange(origin: .peer)
+  /// This device's incarnations whose writes the state claimed beyond what they made: it was
+  /// forged, or relayed a forgery (docs/decisions/0029).
+  public var forgedClaims: [ReplicaID] = []
+  /// Records (and category moves) written again because they held writes of ``forgedClaims``,
+  /// so that peers that took the claims receive them again.
+  public var reissuedRecords = 0
 
   public init() {}
 }

@@ -29,6 +29,14 @@ package protocol MappedRecord: HouseholdRecord, JSONCodable {
   /// The record as a restore writes it anew on this replica, stamping with `clock` what must
   /// carry a new stamp.
   func restored(ticking clock: inout HybridClock) -> Self
+
+  /// Whether its own stores, whose dots are its map's (ADR 0011), hold a live write of one of
+  /// `replicas` (ADR 0029).
+  func holdsNestedDot(of replicas: Set<ReplicaID>) -> Bool
+
+  /// The record as `replica` writes it again (ADR 0029): the nested writes of `replicas`
+  /// stamped for `replica`, so that its map mints their dots anew.
+  func reissued(restamping replicas: Set<ReplicaID>, as replica: ReplicaID) -> Self
 }
 
 extension MappedRecord {
@@ -51,6 +59,14 @@ extension MappedRecord {
   }
 
   package func restored(ticking clock: inout HybridClock) -> Self { self }
+
+  /// A record without stores of its own holds none (a record with one says so beside its
+  /// `committed(over:in:)`, in Entities+Nestable.swift).
+  package func holdsNestedDot(of replicas: Set<ReplicaID>) -> Bool { false }
+
+  package func reissued(restamping replicas: Set<ReplicaID>, as replica: ReplicaID) -> Self {
+    self
+  }
 }
 
 /// One of the household's maps of records: what every operation over all of them needs to know

@@ -31,6 +31,11 @@ public struct HouseholdReplica: Sendable {
   /// Every change since the replica opened, numbered: where a sync session or the folder finds
   /// what a peer lacks.
   package var changeLog = ChangeLog()
+  /// This device's earlier incarnations, oldest first. Only this device made their writes,
+  /// but one may have gone on after the file this replica opened was saved (the file was a
+  /// backup, or the app crashed after sending writes it had not saved), so a claim on them
+  /// is taken for forged only past what no device writes (docs/decisions/0029).
+  package var pastIncarnations: [ReplicaID] = []
 
   /// This replica's id.
   public var replicaID: ReplicaID { clock.replica }
@@ -198,8 +203,17 @@ extension HouseholdReplica {
   ///
   /// A state keyed by an older normalizer version is re-keyed to this replica's version first,
   /// so records whose keys now collide merge. Every state from outside is checked before
-  /// anything is applied: the result must be sound, the state must not claim writes of this
-  /// replica it never made, and it must not remove more than `policy` allows.
+  /// anything is applied: the result must be sound, and it must not remove more than `policy`
+  /// allows.
+  ///
+  /// A state that claims writes of this device's incarnations it never made (``replicaID`` or
+  /// an earlier one) is forged, or relays a forgery: the claim makes every replica that merged
+  /// it drop this device's later writes as already seen, or remove its records. Before the
+  /// merge, the records holding those incarnations' writes are written again
+  /// (``MergeReport/reissuedRecords``), under a fresh incarnation when this one's future was
+  /// claimed, so that the claim names none of their dots and they reach every peer again; then
+  /// the state merges, claim included, which now harms nothing (``MergeReport/forgedClaims``,
+  /// docs/decisions/0029).
   ///
   /// - Parameters:
   ///   - remote: A full state or a delta.
@@ -210,7 +224,7 @@ extension HouseholdReplica {
   /// - Throws: ``HouseholdError/differentHousehold(local:remote:)`` for another household's
   ///   state, ``HouseholdError/newerNormalizer(found:supported:)`` for a state keyed by rules
   ///   this build does not know, ``HouseholdError/clockSkew(_:)`` for a timestamp too far
-  ///   ahead, ``HouseholdError/claimsUnmadeWrites(_:)``, ``HouseholdError/unsoundMerge(_:)``,
+  ///   ahead, ``HouseholdError/unsoundMerge(_:)``,
   ///   ``HouseholdError/massRemoval(removed:live:)``,
   ///   ``HouseholdError/removesOwnerOrEveryMember`` and
   ///   ``HouseholdError/tooManyReplicas(_:maximum:)``. Nothing is applied when it throws.
@@ -238,8 +252,17 @@ extension HouseholdReplica {
     guard remote.normalizerVersion <= NormalizerVersion.current else {
       throw .newerNormalizer(found: remote.normalizerVersion, supported: .current)
     }
-    if remote.claimsMoreWrites(of: replicaID, than: state) {
-      throw .claimsUnmadeWrites(replicaID)
+    // This device made every write of its incarnations: a claim beyond them is forged, and
+    // whoever merged it drops those writes as seen or removes them. So before merging, the
+    // records holding their writes are written again under an incarnation no claim names
+    // (this one, or a fresh one when this one's future was claimed). The claim itself then
+    // harms nothing and merges like the rest, so that every device converges
+    // (docs/decisions/0029).
+    let claimed = claimedIncarnations(by: remote)
+    var reissued = 0
+    if !claimed.isEmpty {
+      if claimed.contains(replicaID) { moveToFreshIncarnation() }
+      reissued = reissueWrites(of: Set(claimed))
     }
     let remote = remote.rekeyed(to: state.normalizerVersion)
     let observed = try clockObserving(remote, cores: policy.checkingCores)
@@ -271,6 +294,8 @@ extension HouseholdReplica {
     }
     clock = observed
     keep(removed.records, policy: policy)
+    report.forgedClaims = claimed
+    report.reissuedRecords = reissued
     if undo.changedState {
       changeLog.noteMerge(
         of: remote, from: origin, recordCount: state.recordCount)

@@ -147,7 +147,7 @@ extension HouseholdState {
   /// has not made: a greater counter of it in any map's causal context.
   ///
   /// - Complexity: O(1) per map.
-  func claimsMoreWrites(of replica: ReplicaID, than local: HouseholdState) -> Bool {
+  package func claimsMoreWrites(of replica: ReplicaID, than local: HouseholdState) -> Bool {
     zip(contexts + [moves.context], local.contexts + [local.moves.context]).contains {
       $0.maximum(of: replica) > $1.maximum(of: replica)
     }

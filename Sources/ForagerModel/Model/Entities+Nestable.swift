@@ -15,6 +15,20 @@ extension PlannedMeal {
     result.assignment = assignment.committed(over: previous()?.assignment, in: &scope)
     return result
   }
+
+  /// Whether an assignment of one of `replicas` is live.
+  package func holdsNestedDot(of replicas: Set<ReplicaID>) -> Bool {
+    assignment.holdsDot(of: replicas)
+  }
+
+  /// The meal with the assignments of `replicas` stamped for `replica` (ADR 0029).
+  package func reissued(restamping replicas: Set<ReplicaID>, as replica: ReplicaID)
+    -> PlannedMeal
+  {
+    var result = self
+    result.assignment = assignment.restamping(replicas, as: replica)
+    return result
+  }
 }
 
 extension GroceryCategory {

@@ -1,0 +1,98 @@
+import SemanticCRDT
+
+// A replica is the authority on its own writes (docs/decisions/0029): it alone mints the dots
+// of its incarnations, so its state has seen every one of them, and a claim beyond them is
+// forged.
+
+extension HouseholdReplica {
+  /// This device's incarnations whose writes `remote` claims beyond what they made: this one
+  /// beyond what this state has seen of it (this replica made every write of it there is),
+  /// an earlier one beyond ``HouseholdState/plausibleWritesPerReplica``.
+  ///
+  /// - Complexity: O(*m*) per incarnation for *m* maps.
+  package func claimedIncarnations(by remote: HouseholdState) -> [ReplicaID] {
+    let past = pastIncarnations.filter { replica in
+      (remote.contexts + [remote.moves.context]).contains {
+        $0.maximum(of: replica) > HouseholdState.plausibleWritesPerReplica
+      }
+    }
+    return (remote.claimsMoreWrites(of: replicaID, than: state) ? [replicaID] : []) + past
+  }
+
+  /// Writes again, as new writes of this replica, every record (and category move) that holds a
+  /// live write of one of `replicas`, its nested writes of them stamped anew for this replica
+  /// (at the same time) and their dots minted anew: so that peers that took a forged claim on
+  /// those writes for a removal, or dropped them as already seen, receive them again. What the
+  /// records show does not change.
+  ///
+  /// - Returns: How many records (and moves) were written.
+  /// - Complexity: O(*n*) over all records.
+  mutating func reissueWrites(of replicas: Set<ReplicaID>) -> Int {
+    struct Reissue: HouseholdMapVisitor {
+      var replica: HouseholdReplica
+      let replicas: Set<ReplicaID>
+      var count = 0
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        let keys = replica.state[keyPath: map.records].keys(holdingDotsOf: replicas) {
+          $0.holdsNestedDot(of: replicas)
+        }
+        for key in keys {
+          let id = replica.replicaID
+          guard let record = replica.state[keyPath: map.records][key] else { continue }
+          replica.noteDelta(
+            replica.state[keyPath: map.records].reissue(
+              key, as: record.reissued(restamping: replicas, as: id), by: id),
+            in: map.records)
+        }
+        count += keys.count
+      }
+    }
+    var reissue = Reissue(replica: self, replicas: replicas)
+    HouseholdState.forEachMap(&reissue)
+    self = reissue.replica
+    var count = reissue.count
+    if state.categoryMoves != nil {
+      for key in state.moves.keys(holdingDotsOf: replicas) {
+        let id = replicaID
+        guard let move = state.moves[key] else { continue }
+        noteDelta(state.moves.reissue(key, as: move, by: id), in: \.moves)
+        count += 1
+      }
+    }
+    return count
+  }
+
+  /// Moves this replica to a fresh incarnation: a new random replica id, the clock going on
+  /// from where it stands, the old id kept among ``pastIncarnations``. Its next writes carry
+  /// dots no state has claimed.
+  mutating func moveToFreshIncarnation() {
+    pastIncarnations.append(replicaID)
+    clock = HybridClock(
+      replica: .random(), wallClock: clock.wallClock,
+      maximumSkewMilliseconds: clock.maximumSkewMilliseconds, latest: clock.latest)
+  }
+}
+
+extension HouseholdState {
+  /// More writes than this by one replica no device makes: 2³², a write a millisecond for
+  /// seven weeks without a restart (each open is a new incarnation).
+  package static let plausibleWritesPerReplica: UInt64 = 1 << 32
+
+  /// The replicas whose writes this state claims beyond what any device makes, with the
+  /// greatest number claimed: a forged state. Merged, it makes every replica drop those
+  /// replicas' later writes as already seen, until their device writes them again (ADR 0029).
+  ///
+  /// - Complexity: O(*r*) per map for *r* replicas.
+  package var implausibleClaims: [(replica: ReplicaID, claimed: UInt64)] {
+    var claims: [ReplicaID: UInt64] = [:]
+    for context in contexts + [moves.context] {
+      for replica in context.replicaIDs {
+        let claimed = context.maximum(of: replica)
+        if claimed > Self.plausibleWritesPerReplica {
+          claims[replica] = max(claims[replica] ?? 0, claimed)
+        }
+      }
+    }
+    return claims.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+  }
+}

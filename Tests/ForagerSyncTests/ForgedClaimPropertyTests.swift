@@ -1,0 +1,123 @@
+import ForagerSync
+import ForagerTestSupport
+import Foundation
+import SemanticCRDT
+import SharedSupport
+import Testing
+
+/// Forged states that claim writes a replica has not made (past what any device writes, up to
+/// 2⁴⁰), about honest devices' current incarnations, their earlier ones and replicas that do not exist,
+/// reach random honest devices among their syncs, edits and restarts. After the honest devices
+/// keep syncing, every category any of them created is on every one, and they are equal: no
+/// claim hid a write for good, and no device lost its own records to one (ADR 0029).
+///
+/// `FORAGER_PROPERTY_ITERATIONS` scales the number of runs (150 by default); `FORAGER_SEED`
+/// replays one.
+@Suite struct ForgedClaimPropertyTests {
+  @Test func forgedClaimsHideNoHonestWrite() throws {
+    let environment = ProcessInfo.processInfo.environment
+    let seeds: [UInt64] =
+      environment["FORAGER_SEED"].flatMap(UInt64.init).map { [$0] }
+      ?? Array(0..<UInt64(environment["FORAGER_PROPERTY_ITERATIONS"].flatMap(Int.init) ?? 150))
+    for seed in seeds {
+      if let failure = try run(seed: seed) {
+        Issue.record("seed \(seed) (FORAGER_SEED=\(seed)): \(failure)")
+        return
+      }
+    }
+  }
+
+  /// One run; the failure, if any.
+  func run(seed: UInt64) throws -> String? {
+    var random = SplitMix64(seed: seed)
+    let founder = HouseholdReplica.create(
+      household: HouseholdID(uuid: UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC96401")!),
+      owner: MemberID(), ownerName: "Ana", replica: "h0", wallClock: .fixed(1_000))
+    var devices = [founder]
+    for index in 1..<3 {
+      var device = HouseholdReplica(
+        joining: founder.householdID, member: founder.member, replica: ReplicaID("h\(index)"),
+        wallClock: .fixed(1_000 + UInt64(index)))
+      try device.merge(founder.state)
+      devices.append(device)
+    }
+    var created: [String] = []
+    var trace: [String] = []
+    for step in 0..<50 {
+      let index = random.int(in: 0..<devices.count)
+      switch random.int(in: 0..<10) {
+      case 0..<4:
+        let name = "c\(step)"
+        _ = try devices[index].getOrCreateCategory(displayName: name)
+        created.append(name)
+        trace.append("h\(index) creates \(name)")
+      case 4..<6:
+        let peer = random.int(in: 0..<devices.count)
+        _ = try? devices[index].merge(devices[peer].state, policy: .allowingAnyRemoval)
+        trace.append("h\(index) merges h\(peer)")
+      case 6:
+        // A restart: a fresh incarnation that knows the earlier ones (they are in its file).
+        let old = devices[index]
+        var restarted = HouseholdReplica(
+          state: old.state, member: old.member,
+          clock: HybridClock(
+            replica: ReplicaID("h\(index)-\(step)"), wallClock: .fixed(1_000 + UInt64(step)),
+            latest: old.clock.latest))
+        restarted.pastIncarnations = old.pastIncarnations + [old.replicaID]
+        devices[index] = restarted
+        trace.append("h\(index) restarts")
+      default:
+        // A forged state: a device's state claiming a target's writes from 1 up to past the
+        // last it made, sometimes without the target's categories (a forged removal of them
+        // too). The claim's part beyond what the target made is what only the target can
+        // tell is forged; removals of other replicas' records, which no one can tell from a
+        // person's, are not this property's (docs/security.md).
+        let source = devices[random.int(in: 0..<devices.count)]
+        let victim = devices[random.int(in: 0..<devices.count)]
+        let targets = [victim.replicaID] + victim.pastIncarnations + ["nobody-yet"]
+        let target = targets[random.int(in: 0..<targets.count)]
+        // Past what any device writes (2³²), up to the bound: what the device tells for
+        // forged on any of its incarnations. A smaller claim on its current one it tells only
+        // if it sees it before its writes or a restart overtake it (MergeGuardTests; ADR 0029,
+        // "Limits").
+        let claimed =
+          random.chance(0.5)
+          ? Dot.maximumCounter
+          : HouseholdState.plausibleWritesPerReplica + UInt64(random.int(in: 1...1_000_000))
+        var forged = source.state
+        if random.chance(0.5) {
+          for key in forged.categories.keys(holdingDotsOf: [target]) {
+            forged.categories.remove(key)
+          }
+        }
+        forged.categories.merge(
+          ORMap(
+            kernel: DotKernel(
+              entries: [:],
+              context: CausalContext(replicas: [target: CounterSet([1...claimed])]))))
+        _ = try? devices[index].merge(forged, policy: .allowingAnyRemoval)
+        trace.append("h\(index) merges a state forged to claim \(target) to \(claimed)")
+      }
+    }
+    // The honest devices keep syncing.
+    for _ in 0..<3 {
+      for receiver in devices.indices {
+        for sender in devices.indices where sender != receiver {
+          do {
+            try devices[receiver].merge(devices[sender].state, policy: .allowingAnyRemoval)
+          } catch {
+            return "h\(receiver) refused h\(sender): \(error); \(trace.suffix(10))"
+          }
+        }
+      }
+    }
+    for (index, device) in devices.enumerated() {
+      let missing = created.filter { device.category(named: $0) == nil }
+      if !missing.isEmpty { return "h\(index) lacks \(missing); \(trace.suffix(10))" }
+    }
+    if devices.contains(where: { $0.state != devices[0].state }) {
+      return "the honest devices differ after syncing; \(trace.suffix(10))"
+    }
+    return nil
+  }
+}
