@@ -31,6 +31,9 @@ struct SyncSessionPropertyTests {
     /// The device's change log becomes tiny, so that its entries are joined and dropped and
     /// peers behind what it keeps are sent full states.
     case shrinkLog(device: Int)
+    /// `from` sends `to` its message with the acknowledgment replaced by `value` (modulo one
+    /// more than `from`'s last change number plus three): a forged or replayed acknowledgment.
+    case forgeAcknowledgment(from: Int, to: Int, value: Int)
 
     var description: String {
       switch self {
@@ -41,6 +44,8 @@ struct SyncSessionPropertyTests {
       case .backup(let device): "d\(device): backup"
       case .restore(let device): "d\(device): restore from backup"
       case .shrinkLog(let device): "d\(device): shrink the change log"
+      case .forgeAcknowledgment(let from, let to, let value):
+        "d\(from) → d\(to) with a forged acknowledgment (\(value))"
       }
     }
   }
@@ -69,6 +74,21 @@ struct SyncSessionPropertyTests {
       default: return .restore(device: device)
       }
     }
+  }
+
+  /// ``generate(_:)``'s steps (drawn first, so its seeds mean what they did), with forged
+  /// acknowledgments put in among them.
+  static func generateWithForgeries(_ random: inout SplitMix64) -> [Step] {
+    var steps = generate(&random)
+    for _ in 0..<random.int(in: 1...6) {
+      let from = random.int(in: 0..<devices)
+      var to = random.int(in: 0..<(devices - 1))
+      if to >= from { to += 1 }
+      steps.insert(
+        .forgeAcknowledgment(from: from, to: to, value: random.int(in: 0...1_000)),
+        at: random.int(in: 0...steps.count))
+    }
+    return steps
   }
 
   struct Device {
@@ -114,11 +134,17 @@ struct SyncSessionPropertyTests {
       sessions[peer, default: SyncSession()].message(from: &replica)
     }
 
-    /// Receives `bytes` from `peer`: whether the message was merged.
+    /// Receives `bytes` from `peer`: whether the message was merged. A delta that starts
+    /// past what this device merged (its sender was told a forged acknowledgment) is refused
+    /// as the session refuses it, and changes nothing.
     mutating func receive(_ bytes: [UInt8], from peer: Int) throws -> Bool {
       let message = try SyncMessage(decoding: bytes)
-      return try sessions[peer, default: SyncSession()].receive(
-        message, into: &replica, policy: .allowingAnyRemoval) != nil
+      do {
+        return try sessions[peer, default: SyncSession()].receive(
+          message, into: &replica, policy: .allowingAnyRemoval) != nil
+      } catch .deltaSkipsChanges {
+        return false
+      }
     }
   }
 
@@ -159,6 +185,17 @@ struct SyncSessionPropertyTests {
           devices[device].restore()
         case .shrinkLog(let device):
           devices[device].shrinkLog()
+        case .forgeAcknowledgment(let from, let to, let value):
+          let real = devices[from].message(for: to)
+          let sequence = devices[to].replica.changeLog.sequence
+          let forged = SyncMessage(
+            household: real.household, sender: real.sender, through: real.through,
+            since: real.since, recipient: real.recipient ?? devices[to].replica.replicaID,
+            acknowledged: UInt64(value) % (sequence + 4), state: real.state)
+          network.append(
+            InFlight(
+              from: from, to: to, bytes: forged.encoded(),
+              senderState: devices[from].replica.state))
         }
       }
       return try settle(&devices)
@@ -214,6 +251,22 @@ struct SyncSessionPropertyTests {
       }
     }
     return nil
+  }
+
+  /// The same with forged and replayed acknowledgments on the network, of any number up to a
+  /// few past the receiver's last change: a sender never skips a change for good, since a
+  /// delta that starts past what its receiver merged is refused, and the receiver's next
+  /// acknowledgment (taken as said, lower ones too) sets where the sender starts.
+  @Test func forgedAcknowledgmentsNeverSkipAChange() {
+    if let failure = checkProperty(
+      "sync sessions with forged acknowledgments", iterations: 300,
+      // Acknowledgments bounded by the sender's last change alone (each taken if greater):
+      // a forged one within them skipped changes for good.
+      regressionSeeds: [14_818_784_100_568_347_393],
+      generate: Self.generateWithForgeries, check: Self.check)
+    {
+      Issue.record("\(failure)")
+    }
   }
 
   @Test func sessionsOverALossyNetworkMergeWhatFullStatesWouldAndSettleToEmptyDeltas() {

@@ -106,10 +106,12 @@ import Testing
     #expect(restored.category(named: "Rice") != nil)
   }
 
-  /// A lost message costs nothing: the next delta starts where the receiver acknowledged. And
-  /// a receiver that made a new session (same incarnation) still merges deltas: it has what
-  /// it acknowledged.
-  @Test func aLostDeltaIsSentAgainAndANewSessionOfTheSameReplicaStillMergesDeltas() throws {
+  /// A lost message costs nothing: the next delta starts where the receiver acknowledged. A
+  /// receiver that made a new session (same incarnation) has merged nothing in it: it refuses
+  /// a delta that starts after a change of the sender's (it cannot tell it from one a forged
+  /// acknowledgment started), its answer acknowledges nothing, and the sender sends the whole
+  /// state.
+  @Test func aLostDeltaIsSentAgainAndANewSessionAsksForTheWholeState() throws {
     var (phone, tablet) = Self.pair()
     var phoneSide = SyncSession()
     var tabletSide = SyncSession()
@@ -121,8 +123,22 @@ import Testing
     _ = try phone.getOrCreateCategory(displayName: "Dairy")
     let next = phoneSide.message(from: &phone)
     #expect(lost.isDelta && next.since == lost.since)
+    #expect(try tabletSide.receive(next, into: &tablet) != nil)
+    #expect(tablet.state == phone.state)
+
+    _ = try phone.getOrCreateCategory(displayName: "Bakery")
     var newSide = SyncSession()
-    #expect(try newSide.receive(next, into: &tablet) != nil)
+    let delta = phoneSide.message(from: &phone)
+    #expect(throws: HouseholdError.deltaSkipsChanges(since: delta.since!, merged: 0)) {
+      try newSide.receive(delta, into: &tablet)
+    }
+    // The new session's answer: the whole state, acknowledging nothing of the phone's.
+    let answer = newSide.message(from: &tablet)
+    #expect(answer.acknowledged == nil)
+    try phoneSide.receive(answer, into: &phone)
+    let whole = phoneSide.message(from: &phone)
+    #expect(!whole.isDelta)
+    #expect(try newSide.receive(whole, into: &tablet) != nil)
     #expect(tablet.state == phone.state)
   }
 

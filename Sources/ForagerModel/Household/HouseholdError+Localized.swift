@@ -37,6 +37,8 @@ extension HouseholdError: LocalizedError {
       "Data from another device would remove the household's owner or every member."
     case .tooManyReplicas: "Data from another device names too many devices."
     case .tooManyIntervals: "Data from another device describes its history in too many pieces."
+    case .deltaSkipsChanges:
+      "Changes from another device arrived out of order; they will be sent again."
     case .unknownRemoval: "Those deleted records can no longer be restored."
     case .unsoundRestore: "Those records cannot be restored alone."
     }
@@ -63,6 +65,7 @@ extension HouseholdError: LocalizedError {
       "Nothing was changed. Update the app on the other device, or sync from a device whose data is intact."
     case .massRemoval, .removesOwnerOrEveryMember:
       "Nothing was changed. If this was intended, confirm it on this device."
+    case .deltaSkipsChanges: "Nothing was changed. Sync again: the other device sends them again."
     case .unknownRemoval: "It may have expired or been restored already."
     case .unsoundRestore: "Restore the records they refer to first."
     }

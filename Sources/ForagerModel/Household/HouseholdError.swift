@@ -70,6 +70,11 @@ public enum HouseholdError: Error, Hashable, Sendable {
   /// `CausalContext.maximumIntervalsPerReplica`: a peer forged them, and every replica that
   /// merged them would keep them for good.
   case tooManyIntervals(ReplicaID, count: Int, maximum: Int)
+  /// A sync message's delta starts after change `since` of the sender, past `merged`, the last
+  /// this replica merged: the changes between would be missing for good once acknowledged.
+  /// The sender was told a forged acknowledgment; this replica's next message tells it where
+  /// to start.
+  case deltaSkipsChanges(since: UInt64, merged: UInt64)
   /// No kept removal has this id (it was restored, forgotten, or expired).
   case unknownRemoval(RemovedRecords.ID)
   /// Restoring would leave the household unsound (a restored record refers to one that is
@@ -116,6 +121,8 @@ extension HouseholdError: CustomStringConvertible {
       "Refused a state that would remove \(removed) of \(live) records; merge it with a policy that allows this if it is intended"
     case .tooManyReplicas(let count, let maximum):
       "Refused a state that would give the household \(count) replica ids, more than the \(maximum) allowed"
+    case .deltaSkipsChanges(let since, let merged):
+      "Refused a delta that starts after change \(since) of the sender, past \(merged), the last this replica merged; the next message asks for the changes between"
     case .tooManyIntervals(let replica, let count, let maximum):
       "Refused a state that would leave \(count) intervals of the writes of replica \(quotedForMessage(replica.rawValue)), more than the \(maximum) allowed"
     case .unknownRemoval(let id): "No kept removal \(id)"

@@ -74,9 +74,12 @@ public struct SyncSession: Sendable {
   ///
   /// - Returns: What the merge did, or `nil` when the message was a delta addressed to another
   ///   incarnation of this replica (an earlier one, before a restart) and was discarded.
-  /// - Throws: What ``HouseholdReplica/merge(_:policy:)`` throws, and
-  ///   ``HouseholdError/differentHousehold(local:remote:)`` for another household's message.
-  ///   Nothing is applied or learned when it throws.
+  /// - Throws: What ``HouseholdReplica/merge(_:policy:)`` throws,
+  ///   ``HouseholdError/differentHousehold(local:remote:)`` for another household's message,
+  ///   and ``HouseholdError/deltaSkipsChanges(since:merged:)`` for a delta that starts after
+  ///   the last change of the peer's this replica merged (this replica's next message
+  ///   acknowledges that one, and the peer sends from there; of such a delta only the
+  ///   sender's incarnation is learned). Nothing else is applied or learned when it throws.
   @discardableResult
   public mutating func receive(
     _ message: SyncMessage, into replica: inout HouseholdReplica, policy: MergePolicy = .default
@@ -92,6 +95,15 @@ public struct SyncSession: Sendable {
     // A delta starts at a change this incarnation acknowledged, so it holds everything this
     // replica lacks; one for another incarnation may not.
     let mayMerge = !message.isDelta || message.recipient == replica.replicaID
+    // One that starts after the last change merged would leave the ones between missing for
+    // good, once acknowledged: the sender was told a forged acknowledgment. Refused; this
+    // replica's next message acknowledges what it merged, and the sender starts there.
+    if mayMerge, let since = message.since, since > (progress.merged ?? 0) {
+      // Learned: the sender's incarnation, so that the next message is addressed to it.
+      peer = progress
+      local = replica.replicaID
+      throw .deltaSkipsChanges(since: since, merged: progress.merged ?? 0)
+    }
     var report: MergeReport?
     if mayMerge {
       report =
@@ -100,14 +112,17 @@ public struct SyncSession: Sendable {
         } ?? MergeReport()
       progress.merged = max(progress.merged ?? 0, message.through)
     }
-    if message.recipient == replica.replicaID, let acknowledged = message.acknowledged {
+    if message.recipient == replica.replicaID {
       // No peer can have merged a change this replica never made: such an acknowledgment is
       // forged or corrupt, and obeying it would start every later delta after changes the peer
-      // never got, which no one would send again.
-      if acknowledged <= replica.changeLog.sequence {
-        progress.acknowledged = max(progress.acknowledged ?? 0, acknowledged)
-      } else {
+      // never got, which no one would send again. Any other is the peer's word as it last said
+      // it, lower ones and none included: a lower one only has changes sent again (none: the
+      // whole state), and it is how a peer that refused a delta starting past what it merged
+      // gets the changes between.
+      if let acknowledged = message.acknowledged, acknowledged > replica.changeLog.sequence {
         ignoredAcknowledgments += 1
+      } else {
+        progress.acknowledged = message.acknowledged
       }
     }
     peer = progress
