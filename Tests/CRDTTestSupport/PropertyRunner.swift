@@ -18,6 +18,12 @@ public enum PropertyEnvironment {
   public static var replaySeed: UInt64? {
     ProcessInfo.processInfo.environment["FORAGER_SEED"].flatMap(UInt64.init)
   }
+
+  /// The seeds a run without shrinking tries: the one to replay, or `regressions` first and
+  /// then 0, 1, … up to ``iterations(default:)``.
+  public static func seeds(regressions: [UInt64] = [], default defaultCount: Int) -> [UInt64] {
+    replaySeed.map { [$0] } ?? regressions + (0..<UInt64(iterations(default: defaultCount)))
+  }
 }
 
 /// A property that failed: where, how, and the smallest sequence of steps that still fails.

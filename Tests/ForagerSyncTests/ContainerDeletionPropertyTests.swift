@@ -1,3 +1,4 @@
+import CRDTTestSupport
 import ForagerSync
 import ForagerTestSupport
 import Foundation
@@ -28,27 +29,16 @@ import Testing
   static let regressions: [UInt64] = [1081]
 
   @Test func editsAfterContainerDeletionsDoWhatTheySayAndConverge() throws {
-    let environment = ProcessInfo.processInfo.environment
-    let seeds: [UInt64] =
-      environment["FORAGER_SEED"].flatMap(UInt64.init).map { [$0] }
-      ?? Self.regressions
-      + (0..<UInt64(environment["FORAGER_PROPERTY_ITERATIONS"].flatMap(Int.init) ?? 200))
-    for seed in seeds { try run(seed: seed) }
+    for seed in PropertyEnvironment.seeds(regressions: Self.regressions, default: 200) {
+      try run(seed: seed)
+    }
   }
 
   func run(seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
-    let founder = HouseholdReplica.create(
-      household: HouseholdID(uuid: UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC96400")!),
-      owner: MemberID(), ownerName: "Ana", replica: "phone", wallClock: .fixed(1_000))
-    var devices = [founder]
-    for index in 1..<3 {
-      var device = HouseholdReplica(
-        joining: founder.householdID, member: founder.member,
-        replica: ReplicaID("device-\(index)"), wallClock: .fixed(1_000 + UInt64(index)))
-      try device.merge(founder.state)
-      devices.append(device)
-    }
+    var devices = try RandomHousehold.newHousehold(
+      HouseholdID(uuid: UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC96400")!), devices: 3
+    ) { $0 == 0 ? "phone" : ReplicaID("device-\($0)") }
     var trace: [String] = []
     for _ in 0..<60 {
       let index = random.int(in: 0..<devices.count)

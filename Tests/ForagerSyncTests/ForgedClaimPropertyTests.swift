@@ -1,3 +1,4 @@
+import CRDTTestSupport
 import ForagerSync
 import ForagerTestSupport
 import Foundation
@@ -15,11 +16,7 @@ import Testing
 /// replays one.
 @Suite struct ForgedClaimPropertyTests {
   @Test func forgedClaimsHideNoHonestWrite() throws {
-    let environment = ProcessInfo.processInfo.environment
-    let seeds: [UInt64] =
-      environment["FORAGER_SEED"].flatMap(UInt64.init).map { [$0] }
-      ?? Array(0..<UInt64(environment["FORAGER_PROPERTY_ITERATIONS"].flatMap(Int.init) ?? 150))
-    for seed in seeds {
+    for seed in PropertyEnvironment.seeds(default: 150) {
       if let failure = try run(seed: seed) {
         Issue.record("seed \(seed) (FORAGER_SEED=\(seed)): \(failure)")
         return
@@ -30,17 +27,9 @@ import Testing
   /// One run; the failure, if any.
   func run(seed: UInt64) throws -> String? {
     var random = SplitMix64(seed: seed)
-    let founder = HouseholdReplica.create(
-      household: HouseholdID(uuid: UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC96401")!),
-      owner: MemberID(), ownerName: "Ana", replica: "h0", wallClock: .fixed(1_000))
-    var devices = [founder]
-    for index in 1..<3 {
-      var device = HouseholdReplica(
-        joining: founder.householdID, member: founder.member, replica: ReplicaID("h\(index)"),
-        wallClock: .fixed(1_000 + UInt64(index)))
-      try device.merge(founder.state)
-      devices.append(device)
-    }
+    var devices = try RandomHousehold.newHousehold(
+      HouseholdID(uuid: UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC96401")!), devices: 3
+    ) { $0 == 0 ? "h0" : ReplicaID("h\($0)") }
     var created: [String] = []
     var trace: [String] = []
     for step in 0..<50 {

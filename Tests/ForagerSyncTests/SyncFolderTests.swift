@@ -30,8 +30,14 @@ import Testing
     }
   }
 
-  @Test func twoStoresConvergeThroughAFolderAndEveryOddEntryIsSkippedWithItsReason() async throws {
-    let root = TemporaryFolder()
+  /// An app's store on a phone that creates a household and one on a tablet that joins it,
+  /// each with its view of the folder `shared` (inside `root`, made here).
+  static func phoneAndTabletStores(
+    in root: TemporaryFolder, coordination: any FileCoordinating = FileCoordination.none
+  ) async throws -> (
+    shared: URL, phone: HouseholdStore, tablet: HouseholdStore, phoneFolder: SyncFolder,
+    tabletFolder: SyncFolder
+  ) {
     let shared = root.url.appendingPathComponent("shared")
     try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
     let phone = try await HouseholdStore(
@@ -39,9 +45,18 @@ import Testing
     let tablet = try await HouseholdStore(
       fileURL: root.file("tablet/household.json"),
       firstLaunch: .join(phone.householdID, member: MemberID()))
+    return (
+      shared, phone, tablet,
+      try SyncFolder(url: shared, deviceName: "phone", coordination: coordination),
+      try SyncFolder(url: shared, deviceName: "tablet", coordination: coordination)
+    )
+  }
+
+  @Test func twoStoresConvergeThroughAFolderAndEveryOddEntryIsSkippedWithItsReason() async throws {
+    let root = TemporaryFolder()
     let coordination = RecordingCoordination()
-    let phoneFolder = try SyncFolder(url: shared, deviceName: "phone", coordination: coordination)
-    let tabletFolder = try SyncFolder(url: shared, deviceName: "tablet", coordination: coordination)
+    let (shared, phone, tablet, phoneFolder, tabletFolder) = try await Self.phoneAndTabletStores(
+      in: root, coordination: coordination)
 
     try await phone.edit { _ = try $0.getOrCreateCategory(displayName: "Produce") }
     try await tablet.edit { _ = try $0.getOrCreateCategory(displayName: " produce") }
@@ -102,22 +117,14 @@ import Testing
       try SyncFolder(url: missing, deviceName: "phone").sync(&replica)
     }
   }
+
   /// Links at the device's names in the folder (its snapshot, its journal, a temporary file),
   /// placed before each sync of an app's store: nothing is written through them, the files
   /// they name outside the folder stay byte for byte, and the peer still gets every edit.
   @Test func linksAtTheDevicesNamesAreReplacedNeverWrittenThrough() async throws {
     let root = TemporaryFolder()
-    let shared = root.url.appendingPathComponent("shared")
-    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-    let phone = try await HouseholdStore(
-      fileURL: root.file("phone/household.json"), firstLaunch: .createHousehold(ownerName: "Sam"))
-    let tablet = try await HouseholdStore(
-      fileURL: root.file("tablet/household.json"),
-      firstLaunch: .join(phone.householdID, member: MemberID()))
-    let phoneFolder = try SyncFolder(
-      url: shared, deviceName: "phone", coordination: FileCoordination.none)
-    let tabletFolder = try SyncFolder(
-      url: shared, deviceName: "tablet", coordination: FileCoordination.none)
+    let (shared, phone, tablet, phoneFolder, tabletFolder) = try await Self.phoneAndTabletStores(
+      in: root)
     let outside = root.file("precious.txt")
     let precious = Data("the syncing user's file\n".utf8)
     try precious.write(to: outside)

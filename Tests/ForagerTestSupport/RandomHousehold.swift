@@ -121,6 +121,26 @@ public enum RandomHousehold {
     }
   }
 
+  /// `count` devices of a new household: the first creates it (owner "Ana"), the others join
+  /// it as the same member and merge the first, each named by `replica` and with its own
+  /// fixed clock, a millisecond apart from 1,000 ms.
+  public static func newHousehold(
+    _ household: HouseholdID, devices count: Int, replica: (Int) -> ReplicaID
+  ) throws -> [HouseholdReplica] {
+    let founder = HouseholdReplica.create(
+      household: household, owner: MemberID(), ownerName: "Ana", replica: replica(0),
+      wallClock: .fixed(1_000))
+    var devices = [founder]
+    for index in 1..<count {
+      var device = HouseholdReplica(
+        joining: household, member: founder.member, replica: replica(index),
+        wallClock: .fixed(1_000 + UInt64(index)))
+      try device.merge(founder.state)
+      devices.append(device)
+    }
+    return devices
+  }
+
   public static func uuid(_ random: inout SplitMix64) -> UUID {
     let high = random.next()
     let low = random.next()
