@@ -47,14 +47,17 @@ struct Device: Sendable {
   }
 
   /// Starts the device from its file, or from its backup (amnesia), under `incarnation`.
-  mutating func restart(fromBackup: Bool, incarnation: ReplicaID) throws(StoreError) {
+  mutating func restart(fromBackup: Bool, incarnation: ReplicaID, damaged: Bool = false)
+    throws(StoreError)
+  {
     if fromBackup {
       disk = backup
       legacyDisk = legacyBackup
     }
     var contents: ReplicaFileContents?
     if let disk {
-      let bytes = ReplicaFileFormat.encode(ReplicaFileContents(disk))
+      var bytes = ReplicaFileFormat.encode(ReplicaFileContents(disk))
+      if damaged { bytes[bytes.count / 2] ^= 0x01 }
       contents = try ReplicaFileFormat.decode(bytes, file: file)
     }
     var store = ReplicaStore(fileURL: file)

@@ -61,7 +61,9 @@ extension Simulation {
       markWritesLostToRestore(of: index)
     }
     do {
-      try devices[index].restart(fromBackup: fromBackup, incarnation: incarnation)
+      try devices[index].restart(
+        fromBackup: fromBackup, incarnation: incarnation,
+        damaged: configuration.fault == .damagesFileOnRestart)
       record(
         "\(name(index)) restarts from its \(fromBackup ? "backup (amnesia)" : "file") as replica \(incarnation)",
         device: index)

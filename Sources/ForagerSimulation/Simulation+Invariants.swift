@@ -15,6 +15,15 @@ extension Simulation {
     var invariants: [(String, String, [Violation])] = []
     invariants.append(
       (
+        "every device opens its file", "\(devices.count) devices",
+        devices.filter { $0.replica == nil }.map {
+          Violation(
+            text: "\(name($0.index)) could not open its file (see the failed operations)",
+            devices: [$0.index])
+        }
+      ))
+    invariants.append(
+      (
         "replicas of a household are equal (byte-identical encoded states)",
         "\(devices.count) devices in \(SimulationReport.count(configuration.households, "household"))",
         replicasDiffer()
@@ -51,18 +60,29 @@ extension Simulation {
     }
   }
 
-  /// The state every device of `household` should hold: its first device's.
+  /// The state every device of `household` should hold: its first running device's (one that
+  /// could not open its file is reported on its own, by "every device opens its file").
   func finalState(of household: Int) -> HouseholdState {
-    devices[householdDevices[household][0]].replica!.state
+    let members = householdDevices[household]
+    for index in members {
+      if let state = devices[index].replica?.state { return state }
+    }
+    return HouseholdState(householdID: devices[members[0]].householdID)
+  }
+
+  /// The devices of `household` that run (opened their files).
+  func runningDevices(of household: Int) -> [Int] {
+    householdDevices[household].filter { devices[$0].replica != nil }
   }
 
   private func replicasDiffer() -> [Violation] {
     var found: [Violation] = []
-    for (household, members) in householdDevices.enumerated() {
+    for household in householdDevices.indices {
+      let members = runningDevices(of: household)
       let reference = finalState(of: household)
       let referenceBytes = JSONWriter.encode(reference)
       for index in members.dropFirst() {
-        let state = devices[index].replica!.state
+        guard let state = devices[index].replica?.state else { continue }
         guard JSONWriter.encode(state) != referenceBytes else { continue }
         found.append(
           Violation(
@@ -76,7 +96,7 @@ extension Simulation {
 
   private func semanticKeyViolations() -> [Violation] {
     devices.flatMap { device in
-      device.replica!.state.invariantViolations().map {
+      (device.replica?.state.invariantViolations() ?? []).map {
         Violation(text: "\(name(device.index)): \($0)", devices: [device.index])
       }
     }
@@ -283,23 +303,25 @@ extension Simulation {
       return nil
     case .offlineDefaults:
       let expected = Set(HouseholdReplica.defaultCategoryNames.map { CategoryKey(normalizing: $0) })
-      let found = devices.filter { Set($0.replica!.categories().map(\.key)) != expected }.map {
+      let found = devices.filter {
+        $0.replica.map { Set($0.categories().map(\.key)) != expected } ?? false
+      }.map {
         Violation(
-          text: "\(name($0.index)) shows \($0.replica!.categories().count) categories",
+          text: "\(name($0.index)) shows \($0.replica?.categories().count ?? 0) categories",
           devices: [$0.index])
       }
       return ("every device shows the 7 default categories once", "\(devices.count) devices", found)
     case .offlineSameCategory:
-      let found = devices.filter { $0.replica!.categories().count != 1 }.map {
+      let found = devices.filter { $0.replica.map { $0.categories().count != 1 } ?? false }.map {
         Violation(
-          text: "\(name($0.index)) shows \($0.replica!.categories().count) categories",
+          text: "\(name($0.index)) shows \($0.replica?.categories().count ?? 0) categories",
           devices: [$0.index])
       }
       return ("every device shows one \"Test Category\"", "\(devices.count) devices", found)
     case .slotConflict:
       let slot = Vocabulary.contestedSlot
       let found = devices.compactMap { device -> Violation? in
-        let meals = device.replica!.state.meals
+        guard let meals = device.replica?.state.meals else { return nil }
         let choices = meals[slot]?.assignment.writes.count ?? 0
         let members = householdDevices[device.household].count
         guard meals.count != 1 || choices != members else { return nil }

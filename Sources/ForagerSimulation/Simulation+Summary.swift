@@ -6,17 +6,19 @@ extension Simulation {
   mutating func summarize() {
     report.households = householdDevices.enumerated().map { household, members in
       let state = finalState(of: household)
-      let replica = devices[members[0]].replica!
       var summary = SimulationReport.HouseholdSummary()
       summary.devices = members.count
-      summary.categoriesPerDevice = members.map { devices[$0].replica!.state.categories.count }
+      summary.categoriesPerDevice = members.map {
+        devices[$0].replica?.state.categories.count ?? 0
+      }
       summary.templates = state.ingredients.count
       summary.recipes = state.recipes.count
       summary.lists = state.lists.count
       summary.items = state.items.count
       summary.plans = state.plans.count
       summary.meals = state.meals.count
-      summary.conflictedSlots = replica.conflictedSlots().count
+      let running = runningDevices(of: household).compactMap { devices[$0].replica }
+      summary.conflictedSlots = running.first?.conflictedSlots().count ?? 0
       var incarnations = Set<ReplicaID>()
       for part in state.contexts { incarnations.formUnion(part.versionVector.counters.keys) }
       summary.incarnations = incarnations.count

@@ -103,4 +103,7 @@ package enum SimulationFault: String, Hashable, Sendable {
   /// backup may have taken away writes such a delta assumes it has: the counterexample of
   /// seed 5, kept in `CheckerTests`).
   case trustsDeltasForEarlierIncarnations
+  /// A restarted device finds its file damaged (a byte flipped in the middle), so it cannot
+  /// open it: the report must say so, not trap.
+  case damagesFileOnRestart
 }

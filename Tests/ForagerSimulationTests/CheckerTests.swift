@@ -25,6 +25,20 @@ import Testing
     #expect(Simulation.run(shorter).holds)
   }
 
+  /// A device that cannot open its file after a crash is reported, and the run ends with a
+  /// report rather than a trap (the checks read the devices that run).
+  @Test func aDeviceThatCannotOpenItsFileIsReportedNotTrappedOn() throws {
+    var configuration = SimulationConfiguration(seed: 5)
+    configuration.steps = 600
+    configuration.crashRate = 0.05
+    configuration.fault = .damagesFileOnRestart
+    let report = Simulation.run(configuration)
+    #expect(!report.holds)
+    let failed = report.invariants.filter { !$0.holds }.map(\.name)
+    #expect(failed.contains("every device opens its file"), "\(failed)")
+    #expect(report.text.contains("could not open its file"))
+  }
+
   @Test func aRestartThatKeepsItsReplicaIDLosesAcknowledgedWrites() throws {
     var configuration = SimulationConfiguration(seed: 5)
     configuration.steps = 3_000

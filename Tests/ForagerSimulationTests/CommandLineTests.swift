@@ -19,7 +19,7 @@ import Testing
     let verdicts = run.output.split(separator: "\n").filter {
       $0.hasPrefix("  PASS") || $0.hasPrefix("  FAIL")
     }
-    #expect(verdicts.count == 6 && verdicts.allSatisfy { $0.hasPrefix("  PASS") }, "\(run.output)")
+    #expect(verdicts.count == 7 && verdicts.allSatisfy { $0.hasPrefix("  PASS") }, "\(run.output)")
     #expect(run.output.hasSuffix("result: every invariant holds\n"))
     #expect(try Self.run(["--seed", "3", "--steps", "400"]).output == run.output)
   }
