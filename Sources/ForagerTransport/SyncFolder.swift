@@ -168,15 +168,21 @@ extension SyncFolder {
     let journalFile = ReplicaJournal.url(of: file)
     var journal: [UInt8]?
     var journalProblem: StoreError?
+    // A peer of this build compacts its journal in the folder at a quarter of its snapshot
+    // (at least 1 MiB): one larger than twice that is not read, so that reading a peer costs
+    // its snapshot and at most half as much again.
+    let snapshotLength =
+      (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
     do {
       journal = try coordinated(reading: journalFile) { journal throws(StoreError) in
         // The store of the file whose journal the coordinator named.
-        try store(
+        var store = store(
           of: URL(
             fileURLWithPath: String(journal.path.dropLast(ReplicaJournal.fileSuffix.count)),
-            isDirectory: false)
-        )
-        .journalBytes()
+            isDirectory: false))
+        store.maximumFileSize = min(
+          store.maximumFileSize, Self.peerJournalLimit(snapshotLength: snapshotLength))
+        return try store.journalBytes()
       }
     } catch {
       journalProblem = error
@@ -222,6 +228,13 @@ extension SyncFolder {
         snapshotReplica: snapshot.replica, snapshotSequence: snapshot.journalSequence,
         journalOffset: offset),
       readWhole: true, journalProblem: journalProblem)
+  }
+
+  /// The most bytes of a peer's journal read beside a snapshot of `snapshotLength` bytes:
+  /// twice what a publisher of this build lets it grow to (``JournalCompaction/default``), so
+  /// that reading a peer costs its snapshot and at most half as much again.
+  static func peerJournalLimit(snapshotLength: Int) -> Int {
+    2 * JournalCompaction.default.limit(snapshotLength: snapshotLength)
   }
 
   /// A store of a peer's `file`, reading within ``maximumFileSize``.

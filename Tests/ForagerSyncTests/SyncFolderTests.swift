@@ -307,6 +307,32 @@ import Testing
     #expect(replicas[1].state == replicas[0].state && replicas[2].state == replicas[0].state)
   }
 
+  /// A peer's journal larger than twice what its publisher lets it grow to is not read (it
+  /// would cost more than the snapshot it follows): the snapshot is merged and the journal
+  /// named as too large, so a peer costs its snapshot and at most half as much again.
+  @Test func aPeerJournalPastItsBoundIsNotRead() throws {
+    let root = TemporaryFolder()
+    let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
+    var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone-1")
+    var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab-1")
+    var phoneProgress = FolderProgress()
+    var tabletProgress = FolderProgress()
+    _ = try phone.getOrCreateCategory(displayName: "Produce")
+    _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
+    let snapshot = root.url.appendingPathComponent("phone.forager.json")
+    let journal = ReplicaJournal.url(of: snapshot)
+    let snapshotLength = try Data(contentsOf: snapshot).count
+    let bound = 2 * JournalCompaction.default.limit(snapshotLength: snapshotLength)
+    try Data(repeating: UInt8(ascii: "x"), count: bound + 1).write(to: journal)
+    let read = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    #expect(read.merged.contains("phone.forager.json") && tablet.category(named: "Produce") != nil)
+    guard case .tooLarge(let size, let limit)? = read.damagedJournals.first?.problem else {
+      Issue.record("the journal was read: \(read)")
+      return
+    }
+    #expect(size == bound + 1 && limit == bound)
+  }
+
   /// A peer that relaunched wrote a new snapshot (with an edit it never published as a line)
   /// and a new journal whose first line is as long as the old one, so that where the reader
   /// stopped is still the start of a line. Only the first line's incarnation and sequence tell
