@@ -3,6 +3,12 @@ import ForagerTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 @Suite struct SyncFolderTests {
   /// The phone's and the tablet's view of one shared folder, without file coordination.
   static func phoneAndTabletFolders(in root: TemporaryFolder) throws -> (SyncFolder, SyncFolder) {
@@ -331,6 +337,49 @@ import Testing
       return
     }
     #expect(size == bound + 1 && limit == bound)
+  }
+
+  /// A FIFO or a folder at a device's own names in the folder. A FIFO is replaced (the
+  /// snapshot lands by rename, the journal is removed); a folder at the snapshot's name stops
+  /// that device's publication with a message that says what to remove, and its peers go on
+  /// syncing with each other, that entry skipped with its reason.
+  @Test func aFIFOOrAFolderAtADevicesNamesIsReplacedOrNamedWithoutStoppingPeers() throws {
+    for name in ["phone.forager.json", "phone.forager.json.journal"] {
+      let root = TemporaryFolder()
+      let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
+      let laptopFolder = try SyncFolder(
+        url: root.url, deviceName: "laptop", coordination: FileCoordination.none)
+      var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "p1")
+      var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "t1")
+      var laptop = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "l1")
+      let entry = root.url.appendingPathComponent(name)
+      #expect(mkfifo(entry.path, 0o600) == 0)
+      _ = try phone.getOrCreateCategory(displayName: "Produce")
+      _ = try phoneFolder.sync(&phone)
+      _ = try tabletFolder.sync(&tablet)
+      #expect(tablet.category(named: "Produce") != nil, "a FIFO at \(name) was replaced")
+
+      try FileManager.default.removeItem(at: entry)
+      try FileManager.default.createDirectory(at: entry, withIntermediateDirectories: false)
+      _ = try laptop.getOrCreateCategory(displayName: "Dairy")
+      if name == "phone.forager.json" {
+        #expect {
+          _ = try phoneFolder.sync(&phone)
+        } throws: { error in
+          "\(error)".contains("is a folder, where this file belongs: remove it")
+        }
+      } else {
+        #expect {
+          _ = try phoneFolder.sync(&phone)
+        } throws: { error in
+          "\(error)".contains("is a folder, where this device's journal belongs: remove it")
+        }
+      }
+      _ = try laptopFolder.sync(&laptop)
+      let synced = try tabletFolder.sync(&tablet)
+      #expect(synced.merged.contains("laptop.forager.json"), "\(name): \(synced)")
+      #expect(tablet.category(named: "Dairy") != nil, "\(name)")
+    }
   }
 
   /// A peer that relaunched wrote a new snapshot (with an edit it never published as a line)
