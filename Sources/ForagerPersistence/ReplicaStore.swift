@@ -66,10 +66,11 @@ public struct ReplicaStore: Sendable {
   private var position = FilePosition()
   /// Whether the files live in a folder other programs write to (a shared folder): then a
   /// save never writes through a link at the snapshot's name but replaces the link, and it
-  /// removes the journal (the name, never a file it links to) before the new snapshot lands, so that a reader never takes the old
-  /// journal for the new snapshot's (a save killed between the two leaves the old snapshot
-  /// with no journal, which a reader reads whole). A device's own replica, the default,
-  /// writes the file a link at its name points to, and empties the journal last.
+  /// removes the journal (the name, never a file it links to) before the new snapshot lands,
+  /// so that a reader never takes the old journal for the new snapshot's (a save killed
+  /// between the two leaves the old snapshot with no journal, which a reader reads whole). A
+  /// device's own replica, the default, writes the file a link at its name points to, and
+  /// empties the journal last (ADR 0028).
   package var isShared = false
   /// Failures the next file operations meet: for tests of what a failing disk leaves.
   package var faults = FileFaults()
