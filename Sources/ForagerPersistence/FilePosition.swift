@@ -8,10 +8,10 @@ struct FilePosition: Sendable {
   var sequence: UInt64 = 0
   /// The length of the journal's whole lines.
   var journalLength = 0
-  /// Whether the journal ends in a torn line, cut before the next append.
-  var hasTornTail = false
   /// The journal's length on disk, torn line included.
   var journalSize = 0
+  /// Whether the journal ends in a torn line, cut before the next append.
+  var hasTornTail: Bool { journalSize > journalLength }
   /// The journal's identity after this store last wrote it: `nil` when it only read it. An
   /// append finds the journal so, or writes a snapshot instead.
   var journalIdentity: FileIO.Identity?
@@ -41,7 +41,6 @@ struct FilePosition: Sendable {
     guard let journal else { return }
     journalLength = journal.validLength
     journalSize = journal.byteCount
-    hasTornTail = journal.droppedTornLine
   }
 
   /// The journal as the next append must find it.
@@ -60,7 +59,6 @@ struct FilePosition: Sendable {
     journalLength = 0
     journalSize = 0
     journalIdentity = identity
-    hasTornTail = false
   }
 
   mutating func appended(_ entry: UInt64, bytes: Int, identity: FileIO.Identity) {
@@ -68,6 +66,5 @@ struct FilePosition: Sendable {
     journalLength += bytes
     journalSize = journalLength
     journalIdentity = identity
-    hasTornTail = false
   }
 }

@@ -18,6 +18,15 @@ import Testing
     )
   }
 
+  /// A phone that creates a household (incarnation `phone-1`) and a tablet that joins it
+  /// (`tab-1`), neither synced yet.
+  static func phoneAndTabletReplicas() -> (HouseholdReplica, HouseholdReplica) {
+    let phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone-1")
+    return (
+      phone, HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab-1")
+    )
+  }
+
   /// Records every coordinated access, to show the transport goes through the hook.
   final class RecordingCoordination: FileCoordinating, @unchecked Sendable {
     private let lock = NSLock()
@@ -161,8 +170,7 @@ import Testing
       SyncFolder(url: shared, deviceName: "phone", coordination: FileCoordination.none),
       SyncFolder(url: shared, deviceName: "tablet", coordination: FileCoordination.none)
     )
-    var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone-1")
-    var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab-1")
+    var (phone, tablet) = Self.phoneAndTabletReplicas()
     var phoneProgress = FolderProgress()
     var tabletProgress = FolderProgress()
     let snapshot = shared.appendingPathComponent("phone.forager.json")
@@ -222,8 +230,7 @@ import Testing
   @Test func aPeerJournalThatNoLongerFollowsWhatWasReadIsReadWholeOrSkipped() throws {
     let root = TemporaryFolder()
     let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
-    var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone-1")
-    var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab-1")
+    var (phone, tablet) = Self.phoneAndTabletReplicas()
     var phoneProgress = FolderProgress()
     var tabletProgress = FolderProgress()
     let journal = ReplicaJournal.url(of: root.url.appendingPathComponent("phone.forager.json"))
@@ -319,8 +326,7 @@ import Testing
   @Test func aPeerJournalPastItsBoundIsNotRead() throws {
     let root = TemporaryFolder()
     let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
-    var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone-1")
-    var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab-1")
+    var (phone, tablet) = Self.phoneAndTabletReplicas()
     var phoneProgress = FolderProgress()
     var tabletProgress = FolderProgress()
     _ = try phone.getOrCreateCategory(displayName: "Produce")

@@ -9,13 +9,11 @@ extension HouseholdReplica {
   /// beyond what this state has seen of it (this replica made every write of it there is),
   /// an earlier one beyond ``HouseholdState/plausibleWritesPerReplica``.
   ///
-  /// - Complexity: O(*m*) per incarnation for *m* maps.
+  /// - Complexity: O(*r*) over the replicas `remote`'s contexts name, whatever the number of
+  ///   incarnations.
   package func claimedIncarnations(by remote: HouseholdState) -> [ReplicaID] {
-    let past = pastIncarnations.filter { replica in
-      (remote.contexts + [remote.moves.context]).contains {
-        $0.maximum(of: replica) > HouseholdState.plausibleWritesPerReplica
-      }
-    }
+    let implausible = Set(remote.implausibleClaims.map(\.replica))
+    let past = implausible.isEmpty ? [] : pastIncarnations.filter(implausible.contains)
     return (remote.claimsMoreWrites(of: replicaID, than: state) ? [replicaID] : []) + past
   }
 
@@ -39,9 +37,10 @@ extension HouseholdReplica {
         for key in keys {
           let id = replica.replicaID
           guard let record = replica.state[keyPath: map.records][key] else { continue }
+          // Committed over the record as it is: only the writes stamped anew get new dots.
           replica.noteDelta(
-            replica.state[keyPath: map.records].reissue(
-              key, as: record.reissued(restamping: replicas, as: id), by: id),
+            replica.state[keyPath: map.records].set(
+              key, to: record.reissued(restamping: replicas, as: id), by: id),
             in: map.records)
         }
         count += keys.count
@@ -55,7 +54,7 @@ extension HouseholdReplica {
       for key in state.moves.keys(holdingDotsOf: replicas) {
         let id = replicaID
         guard let move = state.moves[key] else { continue }
-        noteDelta(state.moves.reissue(key, as: move, by: id), in: \.moves)
+        noteDelta(state.moves.set(key, to: move, by: id), in: \.moves)
         count += 1
       }
     }

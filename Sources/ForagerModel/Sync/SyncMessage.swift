@@ -221,9 +221,9 @@ extension SyncMessage {
     }
     // A table is the sender's list of the replicas it wrote: one that names others (six
     // million, say) only costs the receiver.
-    var unused = used ?? [Bool](repeating: false, count: table.count)
-    for number in [sender, recipient].compactMap({ $0 }) { unused[Int(number)] = true }
-    if let index = unused.firstIndex(of: false) {
+    var named = used ?? [Bool](repeating: false, count: table.count)
+    for number in [sender, recipient].compactMap({ $0 }) { named[Int(number)] = true }
+    if let index = named.firstIndex(of: false) {
       throw JSONError(
         .invalidValue("the table names \(table[index]), which the message does not use"),
         at: start)

@@ -24,11 +24,6 @@ extension DotKernel {
   }
 }
 
-extension MVRegister {
-  /// Whether a write of one of `replicas` is live here.
-  package func holdsDot(of replicas: Set<ReplicaID>) -> Bool { kernel.holdsDot(of: replicas) }
-}
-
 extension ORMap {
   /// The keys whose live writes, or whose values' own stores as `nested` says, hold a dot of
   /// one of `replicas`.
@@ -37,20 +32,12 @@ extension ORMap {
   ) -> [Key] {
     kernel.keys(holdingDotsOf: replicas) { nested($0.value) }
   }
-
-  /// Writes `key` again as a new write of `replica`, with `value`: the key's value as it is,
-  /// but for the nested writes it gives anew (whose dots are then minted anew, ADR 0011),
-  /// replacing the writes of the key this map holds.
-  ///
-  /// - Returns: The delta of this change; an empty map when `key` is absent.
-  package mutating func reissue(_ key: Key, as value: Value, by replica: ReplicaID) -> ORMap {
-    guard let previous = self[key] else { return ORMap() }
-    let (committed, minted) = commit(value, over: previous, by: replica)
-    return ORMap(kernel: kernel.write(Boxed(committed), for: key, by: replica, minted: minted))
-  }
 }
 
 extension MVRegister {
+  /// Whether a write of one of `replicas` is live here.
+  package func holdsDot(of replicas: Set<ReplicaID>) -> Bool { kernel.holdsDot(of: replicas) }
+
   /// The register with the writes of `replicas` stamped anew for `replica`, at the same wall
   /// time and logical count: a write of a replica must carry its stamp, and a replica that
   /// writes them again (ADR 0029) keeps their order. Committed into a map, their dots are
