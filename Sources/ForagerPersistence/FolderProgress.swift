@@ -44,6 +44,9 @@ public struct FolderProgress: Sendable {
   }
 
   package var publication: Publication?
+  /// Failures the next publications meet on this device's disk (tests and the simulator);
+  /// none in an app.
+  package var faults = FileFaults()
   /// By the peer's file name.
   package var peers: [String: PeerCursor] = [:]
 

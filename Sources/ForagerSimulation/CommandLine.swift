@@ -63,6 +63,17 @@ public struct SimulationCommand: Equatable, Sendable {
     try read("--crash-rate", into: \.crashRate, Self.rate)
     try read("--amnesia", into: \.amnesiaRate, Self.rate)
     try read("--clock-skew", into: \.clockSkewMilliseconds, Self.duration)
+    try read("--hostile", into: \.hostileRate, Self.rate)
+    try read("--transport", into: \.transport, Self.transport)
+    if let name = parsed.value("--fault") {
+      guard let fault = SimulationFault(rawValue: name) else {
+        throw UsageError(
+          message:
+            "unknown fault \(name.debugDescription); one of: \(SimulationFault.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      configuration.fault = fault
+    }
     if let problem = configuration.problem { throw UsageError(message: problem) }
   }
 
@@ -119,6 +130,21 @@ public struct SimulationCommand: Equatable, Sendable {
               help:
                 "largest clock error, e.g. 90s, 5m, 2h (\(SimulationReport.duration(defaults.clockSkewMilliseconds)))"
             ),
+            .value(
+              "--transport", placeholder: "name",
+              help:
+                "how devices sync: \(SimulationTransport.allCases.map(\.rawValue).joined(separator: " or ")) (\(defaults.transport.rawValue))"
+            ),
+            .value(
+              "--hostile", placeholder: "p",
+              help:
+                "probability per step that a hostile peer attacks: forged claims and messages, damaged folder files, failing disks (\(defaults.hostileRate))"
+            ),
+            .value(
+              "--fault", placeholder: "name",
+              help:
+                "a deliberate bug, to watch the checker fail: \(SimulationFault.allCases.map(\.rawValue).joined(separator: ", "))"
+            ),
             .flag("--baseline", help: "also run the old design (UUID records, last writer wins)"),
             .value("--json", placeholder: "file", help: "also write the report as JSON"),
             .value(
@@ -151,6 +177,18 @@ public struct SimulationCommand: Equatable, Sendable {
         message: "\(flag) takes a probability from 0 to 1, not \(text.debugDescription)")
     }
     return value
+  }
+
+  private static func transport(_ text: String, _ flag: String) throws(UsageError)
+    -> SimulationTransport
+  {
+    guard let transport = SimulationTransport(rawValue: text) else {
+      throw UsageError(
+        message:
+          "\(flag) takes one of \(SimulationTransport.allCases.map(\.rawValue).joined(separator: ", ")), not \(text.debugDescription)"
+      )
+    }
+    return transport
   }
 
   /// Milliseconds, or a number with a unit: `ms`, `s`, `m`, `h`, `d`.

@@ -27,8 +27,11 @@ struct Device: Sendable {
   var legacy = LegacyStore()
   var legacyDisk = LegacyStore()
   var legacyBackup = LegacyStore()
-  /// What this device knows each peer's state has seen, from the peer's last message.
-  var knownVersions: [Int: PeerVersion] = [:]
+  /// The library's sync session with each peer it exchanged messages with, by device index:
+  /// what each side merged of the other's changes. Held in memory, so a restart starts anew.
+  var sessions: [Int: SyncSession] = [:]
+  /// Where this device stands in its household's shared folder (the folder transport).
+  var folderProgress = FolderProgress()
   /// In airplane mode (a partition) until this step.
   var offlineUntil = -1
   /// Down (crashed) until this step.
@@ -46,10 +49,11 @@ struct Device: Sendable {
     legacyDisk = legacy
   }
 
-  /// Starts the device from its file, or from its backup (amnesia), under `incarnation`.
-  mutating func restart(fromBackup: Bool, incarnation: ReplicaID, damaged: Bool = false)
-    throws(StoreError)
-  {
+  /// Starts the device from its file, or from its backup (amnesia), under `incarnation`;
+  /// `incarnationSeed` names the fresh incarnations it may move to.
+  mutating func restart(
+    fromBackup: Bool, incarnation: ReplicaID, incarnationSeed: UInt64, fault: SimulationFault?
+  ) throws(StoreError) {
     if fromBackup {
       disk = backup
       legacyDisk = legacyBackup
@@ -57,15 +61,26 @@ struct Device: Sendable {
     var contents: ReplicaFileContents?
     if let disk {
       var bytes = ReplicaFileFormat.encode(ReplicaFileContents(disk))
-      if damaged { bytes[bytes.count / 2] ^= 0x01 }
+      if fault == .damagesFileOnRestart { bytes[bytes.count / 2] ^= 0x01 }
       contents = try ReplicaFileFormat.decode(bytes, file: file)
     }
     var store = ReplicaStore(fileURL: file)
     replica = try store.open(
       contents, file: file, household: householdID, member: member, wallClock: wallClock,
       incarnation: incarnation)
+    replica?.prepareForSimulation(incarnationSeed: incarnationSeed, fault: fault)
     legacy = legacyDisk
-    knownVersions = [:]
+    sessions = [:]
+    folderProgress = FolderProgress()
     downUntil = nil
+  }
+}
+
+extension HouseholdReplica {
+  /// Makes the replica's fresh incarnations come from the run's generator, and plays the
+  /// run's deliberate bug.
+  mutating func prepareForSimulation(incarnationSeed: UInt64, fault: SimulationFault?) {
+    self.incarnationSeed = incarnationSeed
+    checksClaimsOnOwnWrites = fault != .trustsForgedClaims
   }
 }

@@ -1,28 +1,23 @@
 import ForagerSync
-import SemanticCRDT
 
-/// What a device knows a peer's state has seen: valid for that incarnation of the peer only.
-/// A peer restored from an old backup comes back as a new incarnation whose state may have
-/// seen less; a delta computed for its old version could tell it that writes were superseded
-/// without carrying the writes that superseded them.
-struct PeerVersion: Sendable {
-  let replica: ReplicaID
-  let version: HouseholdVersion
-}
-
-/// A state (or delta) in flight from one device to another.
+/// A sync message in flight from one device to another, as the library's ``SyncSession``
+/// made it.
 struct Message: Sendable {
   /// Send order, to count reordering.
   let sequence: Int
   let from: Int
   let to: Int
-  let state: HouseholdState
-  /// The sender's incarnation and its version when it sent: the receiver learns what that
-  /// incarnation has seen.
-  let sender: PeerVersion
-  /// For a delta, the incarnation of the receiver it was computed for; `nil` for a full state.
-  let deltaFor: ReplicaID?
+  var payload: Payload
   let legacy: LegacyStore?
+
+  /// What is on the wire. Encoding every message would cost most of a run's time, and what
+  /// reading bytes refuses is the wire fuzzer's to show; bytes travel once the hostile peer has
+  /// changed them.
+  enum Payload: Sendable {
+    case message(SyncMessage)
+    /// `SyncMessage.encoded()`, then changed.
+    case bytes([UInt8])
+  }
 }
 
 /// Messages in flight, by the step they arrive at.
@@ -58,6 +53,24 @@ struct Network: Sendable {
     let messages = due.keys.sorted().flatMap { due[$0]! }
     due = [:]
     return messages
+  }
+
+  /// A message in flight, chosen by `pick` among all of them (by arrival step, then queue
+  /// order), for a hostile peer to tamper with; `nil` when none is in flight.
+  mutating func withMessageInFlight(
+    pick: (Int) -> Int, _ body: (inout Message) -> Void
+  ) {
+    let steps = due.keys.sorted()
+    let count = steps.reduce(0) { $0 + due[$1]!.count }
+    guard count > 0 else { return }
+    var chosen = pick(count)
+    for step in steps {
+      if chosen < due[step]!.count {
+        body(&due[step]![chosen])
+        return
+      }
+      chosen -= due[step]!.count
+    }
   }
 
   /// Records a delivery; `true` when a later message on the same link arrived before it.

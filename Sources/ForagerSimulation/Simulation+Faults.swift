@@ -62,8 +62,8 @@ extension Simulation {
     }
     do {
       try devices[index].restart(
-        fromBackup: fromBackup, incarnation: incarnation,
-        damaged: configuration.fault == .damagesFileOnRestart)
+        fromBackup: fromBackup, incarnation: incarnation, incarnationSeed: random.next(),
+        fault: configuration.fault)
       record(
         "\(name(index)) restarts from its \(fromBackup ? "backup (amnesia)" : "file") as replica \(incarnation)",
         device: index)
@@ -95,8 +95,8 @@ extension Simulation {
   }
 
   /// The network heals: partitions end, every device restarts, messages in flight arrive, and
-  /// rounds of anti-entropy (each device pulls what it lacks from the household's first device,
-  /// then that device from each of them) run until a round changes nothing.
+  /// rounds of anti-entropy (each device syncs with the household's first device, then that
+  /// device with each of them, through the run's transport) run until a round changes nothing.
   mutating func heal() {
     for index in devices.indices {
       devices[index].offlineUntil = -1
@@ -113,10 +113,10 @@ extension Simulation {
       for members in householdDevices {
         let hub = members[0]
         for index in members.dropFirst() {
-          changed = pull(into: hub, from: index) || changed
+          changed = exchange(into: hub, from: index) || changed
         }
         for index in members.dropFirst() {
-          changed = pull(into: index, from: hub) || changed
+          changed = exchange(into: index, from: hub) || changed
         }
       }
       if householdsAreEqual() {
@@ -127,16 +127,27 @@ extension Simulation {
     }
   }
 
-  /// One anti-entropy exchange: `receiver` tells `sender` its version and merges the delta.
-  private mutating func pull(into receiver: Int, from sender: Int) -> Bool {
+  /// One anti-entropy exchange, on a link that loses nothing: `receiver` sends `sender` a
+  /// message of their session (its acknowledgment), then merges `sender`'s reply. Through the
+  /// folder: `sender` syncs, then `receiver`.
+  private mutating func exchange(into receiver: Int, from sender: Int) -> Bool {
     guard devices[receiver].isUp, devices[sender].isUp else { return false }
     if configuration.baseline {
       devices[receiver].legacy.merge(devices[sender].legacy)
       devices[receiver].save()
     }
-    let version = devices[receiver].replica!.state.version
-    guard let delta = devices[sender].replica!.delta(since: version) else { return false }
-    return receive(delta, from: sender, knowing: nil, into: receiver)
+    if configuration.transport == .folder {
+      let before = devices[receiver].replica!.state.version
+      syncThroughFolder(sender)
+      syncThroughFolder(receiver)
+      return devices[receiver].replica!.state.version != before
+    }
+    let request = (devices[receiver].sessions[sender] ?? SyncSession()).message(
+      from: &devices[receiver].replica!)
+    receive(request, from: receiver, into: sender)
+    let reply = (devices[sender].sessions[receiver] ?? SyncSession()).message(
+      from: &devices[sender].replica!)
+    return receive(reply, from: sender, into: receiver)
   }
 
   func householdsAreEqual() -> Bool {

@@ -45,6 +45,14 @@ extension Simulation {
         "no record crossed households",
         "\(report.refusedOtherHousehold) misdirected states refused", crossedRecords()
       ))
+    if configuration.transport == .folder {
+      invariants.append(
+        (
+          "nothing outside the shared folders is written",
+          "\(report.hostileActs[HostileAct.linkAtName.rawValue] ?? 0) links left at devices' names",
+          outsideFilesWritten()
+        ))
+    }
     invariants.append(
       (
         "no operation failed unexpectedly", "\(report.operations) operations",
@@ -137,7 +145,7 @@ extension Simulation {
         // The slot still shows this assignment (as the choice or a conflict), unless a clear
         // or an assignment that had seen it replaced it.
         let shown = state.meals[slot]?.assignment.writes.contains {
-          $0.value == recipe && $0.timestamp == stamp
+          $0.value == recipe && isStamp($0.timestamp, issuedAgainFrom: stamp)
         }
         let holds = removedBySeer || shown == true
         problem = holds ? nil : "\(write.record) lost the assignment of \(RecordKey.recipe(recipe))"
@@ -157,6 +165,22 @@ extension Simulation {
       + (lost > 0 ? "\(lost) lost with unsynced state on restore from backup, " : "")
       + "\(removals.count) removals checked through the writes they removed"
     return (found, detail)
+  }
+
+  /// Whether `stamp` is `logged`, or `logged` issued again by a later incarnation after a
+  /// forged claim on its writes (same time, the new incarnation's id; ADR 0029).
+  func isStamp(_ stamp: HybridTimestamp, issuedAgainFrom logged: HybridTimestamp) -> Bool {
+    guard stamp.wallMilliseconds == logged.wallMilliseconds, stamp.logical == logged.logical
+    else { return false }
+    var seen: Set<ReplicaID> = [logged.replica]
+    var next = [logged.replica]
+    while let current = next.popLast() {
+      if current == stamp.replica { return true }
+      for successor in reissuedAs[current] ?? [] where seen.insert(successor).inserted {
+        next.append(successor)
+      }
+    }
+    return false
   }
 
   /// The positions of the logged writes that a logged removal had seen: the removal took them

@@ -2,9 +2,10 @@ import ForagerSync
 import SemanticCRDT
 
 extension Simulation {
-  /// The device sends a peer what the peer lacks as far as it knows (a delta since the peer's
-  /// last known version), or now and then its full state. Rarely, a message goes to a device of
-  /// another household (a misconfigured shared folder), which must refuse it.
+  /// The device syncs with a peer: through the library's ``SyncSession`` with it (a delta of
+  /// what the peer lacks, or the full state while the peer has acknowledged nothing), or
+  /// through the household's shared folder. Rarely, a message goes to a device of another
+  /// household (a misconfigured link), which must refuse it.
   mutating func gossip(from sender: Int) {
     let household = devices[sender].household
     var peer = random.pick(householdDevices[household].filter { $0 != sender })
@@ -15,31 +16,29 @@ extension Simulation {
       report.blocked += 1
       return
     }
-    let replica = devices[sender].replica!
-    let state: HouseholdState
-    var deltaFor: ReplicaID?
-    if let known = devices[sender].knownVersions[peer], !random.chance(0.1) {
-      guard let delta = replica.delta(since: known.version) else { return }
-      state = delta
-      deltaFor = known.replica
-      report.deltas += 1
-    } else {
-      state = replica.state
-      report.fullStates += 1
+    if configuration.transport == .folder {
+      syncThroughFolder(sender)
+      return
     }
-    let message = Message(
-      sequence: network.makeSequence(), from: sender, to: peer, state: state,
-      sender: PeerVersion(replica: replica.replicaID, version: replica.state.version),
-      deltaFor: deltaFor, legacy: configuration.baseline ? devices[sender].legacy : nil)
+    let session = devices[sender].sessions[peer] ?? SyncSession()
+    let message = session.message(from: &devices[sender].replica!)
+    if message.isDelta { report.deltas += 1 } else { report.fullStates += 1 }
+    let wire = Message(
+      sequence: network.makeSequence(), from: sender, to: peer, payload: .message(message),
+      legacy: configuration.baseline ? devices[sender].legacy : nil)
     report.messagesSent += 1
+    if configuration.hostileRate > 0 {
+      sentMessages.append(wire)
+      if sentMessages.count > 32 { sentMessages.removeFirst() }
+    }
     if random.chance(configuration.dropRate) {
       report.dropped += 1
       return
     }
-    network.send(message, arrivingAt: step + delay())
+    network.send(wire, arrivingAt: step + delay())
     if random.chance(configuration.duplicateRate) {
       report.duplicated += 1
-      network.send(message, arrivingAt: step + delay())
+      network.send(wire, arrivingAt: step + delay())
     }
   }
 
@@ -64,14 +63,7 @@ extension Simulation {
     }
     report.delivered += 1
     if network.deliveredOutOfOrder(message) { report.reordered += 1 }
-    if let deltaFor = message.deltaFor, deltaFor != devices[message.to].replica!.replicaID,
-      configuration.fault != .trustsDeltasForEarlierIncarnations
-    {
-      // Computed for what an earlier incarnation had seen, which this one may not have.
-      report.staleDeltasDiscarded += 1
-    } else {
-      receive(message.state, from: message.from, knowing: message.sender, into: message.to)
-    }
+    receive(message.payload, from: message.from, into: message.to)
     // The old design kept households apart too (one CloudKit zone each); only the identity
     // of records within a household is modelled.
     if let legacy = message.legacy, devices[message.from].household == devices[message.to].household
@@ -81,44 +73,107 @@ extension Simulation {
     }
   }
 
-  /// Merges a state into a device and saves; a refused state changes nothing.
+  /// Gives a message to the receiver's session with the device it came from (whoever made
+  /// it); bytes are read as the library reads them, and refused when they do not read.
   ///
-  /// - Returns: Whether the device's state changed.
+  /// - Returns: Whether the receiver's state changed.
   @discardableResult
-  mutating func receive(
-    _ state: HouseholdState, from sender: Int, knowing knowledge: PeerVersion?, into receiver: Int
-  ) -> Bool {
-    var incoming = state
-    if configuration.fault == .mergeIgnoresIngredients {
-      incoming.ingredients = ORMap()
-    }
-    let before = devices[receiver].replica!.state.version
+  mutating func receive(_ payload: Message.Payload, from sender: Int, into receiver: Int) -> Bool {
+    let message: SyncMessage
     do {
-      try devices[receiver].replica!.merge(incoming)
+      switch payload {
+      case .message(let sent): message = sent
+      case .bytes(let bytes): message = try SyncMessage(decoding: bytes)
+      }
     } catch {
+      report.defences.refusedUnreadable += 1
+      record("\(name(receiver)) refuses a message from \(name(sender)): \(error)", device: receiver)
+      return false
+    }
+    return receive(message, from: sender, into: receiver)
+  }
+
+  /// Merges a message through the receiver's session with `sender` and saves; a refused or
+  /// discarded message changes nothing.
+  ///
+  /// - Returns: Whether the receiver's state changed.
+  @discardableResult
+  mutating func receive(_ message: SyncMessage, from sender: Int, into receiver: Int) -> Bool {
+    let message = injectingMergeFaults(into: message)
+    var session = devices[receiver].sessions[sender] ?? SyncSession()
+    let ignoredBefore = session.ignoredAcknowledgments
+    let before = devices[receiver].replica!.state.version
+    let result = Result { () throws(HouseholdError) in
+      try session.receive(message, into: &devices[receiver].replica!)
+    }
+    // A session learns the sender's incarnation even from a message it refuses.
+    devices[receiver].sessions[sender] = session
+    report.defences.ignoredAcknowledgments += session.ignoredAcknowledgments - ignoredBefore
+    switch result {
+    case .failure(let error):
       switch error {
       case .differentHousehold:
         report.refusedOtherHousehold += 1
-        record("\(name(receiver)) refuses a state from \(name(sender)): \(error)", device: receiver)
       case .clockSkew:
         report.refusedClockSkew += 1
-        record("\(name(receiver)) refuses a state from \(name(sender)): \(error)", device: receiver)
+      case .deltaSkipsChanges:
+        report.defences.refusedSkippingDeltas += 1
       default:
         unexpectedFailures.append(
           "step \(step): \(name(receiver)) merging from \(name(sender)): \(error)")
+        return false
       }
+      record("\(name(receiver)) refuses a message from \(name(sender)): \(error)", device: receiver)
       return false
+    case .success(nil):
+      // A delta for an earlier incarnation of the receiver, which may lack what it assumes.
+      report.staleDeltasDiscarded += 1
+      return false
+    case .success(let merged?):
+      noteDefences(merged, on: receiver)
     }
-    if let knowledge { devices[receiver].knownVersions[sender] = knowledge }
-    // The state must be sound after every merge, not only once the network has healed: one
-    // record per semantic key and no dangling reference, whatever arrived in what order.
-    for problem in devices[receiver].replica!.state.invariantViolations() {
-      unsoundAfterMerge.append(
-        Violation(
-          text: "step \(step): \(name(receiver)) after merging from \(name(sender)): \(problem)",
-          devices: [receiver]))
-    }
+    checkSoundness(of: receiver, after: "merging from \(name(sender))")
     devices[receiver].save()
     return devices[receiver].replica!.state.version != before
+  }
+
+  /// The message as a receiver with the deliberate merge bug would take it.
+  private func injectingMergeFaults(into message: SyncMessage) -> SyncMessage {
+    guard configuration.fault == .mergeIgnoresIngredients, var state = message.state else {
+      return message
+    }
+    state.ingredients = ORMap()
+    return SyncMessage(
+      household: message.household, sender: message.sender, through: message.through,
+      since: message.since, recipient: message.recipient, acknowledged: message.acknowledged,
+      state: state)
+  }
+
+  /// What a merge's report says a device did against forged claims on its own writes: its
+  /// re-issued writes now carry its new incarnation's stamps (ADR 0029), which the checks of
+  /// the final state follow.
+  mutating func noteDefences(_ merged: MergeReport, on device: Int) {
+    report.defences.forgedClaims += merged.forgedClaims.count
+    // A claim on an earlier incarnation whose records were written again already is found
+    // again in every state that relays it, and changes nothing more.
+    guard merged.reissuedRecords > 0 else { return }
+    let incarnation = devices[device].replica!.replicaID
+    report.defences.reissuedRecords += merged.reissuedRecords
+    for claimed in merged.forgedClaims where claimed != incarnation {
+      reissuedAs[claimed, default: []].insert(incarnation)
+    }
+    record(
+      "\(name(device)) finds forged claims on its writes of \(merged.forgedClaims.map(\.description).joined(separator: ", ")) and writes \(merged.reissuedRecords) records again as \(incarnation)",
+      device: device)
+  }
+
+  /// The state must be sound after every merge, not only once the network has healed: one
+  /// record per semantic key and no dangling reference, whatever arrived in what order.
+  mutating func checkSoundness(of device: Int, after what: String) {
+    for problem in devices[device].replica!.state.invariantViolations() {
+      unsoundAfterMerge.append(
+        Violation(
+          text: "step \(step): \(name(device)) after \(what): \(problem)", devices: [device]))
+    }
   }
 }

@@ -48,6 +48,13 @@ public struct Simulation: Sendable {
   var acknowledging = true
   /// The violations found by the last check, for the trace of a failing run.
   var violations: [Violation] = []
+  /// The incarnations each incarnation's writes were issued again as, after forged claims on
+  /// them (ADR 0029): their meal assignments carry the new ones' stamps.
+  var reissuedAs: [ReplicaID: Set<ReplicaID>] = [:]
+  /// The last messages sent, for the hostile peer to replay.
+  var sentMessages: [Message] = []
+  /// Where the households' shared folders are (the folder transport).
+  var folderRoot: URL?
 
   struct CreatedIDs: Sendable {
     var recipes: [RecipeID] = []
@@ -111,6 +118,8 @@ public struct Simulation: Sendable {
   public mutating func run(progress: ((Int, Int) -> Void)? = nil) -> SimulationReport {
     precondition(devices.isEmpty, "A Simulation runs once; create a new one to run again")
     setUp()
+    setUpFolders()
+    defer { removeFolders() }
     runScript()
     let total = stepsRun
     let reportEvery = max(1, total / 20)
@@ -132,6 +141,7 @@ public struct Simulation: Sendable {
     maybePartition()
     maybeCrash()
     restartDevicesDue()
+    maybeActHostile()
     let actor = random.int(in: 0..<devices.count)
     if devices[actor].isUp {
       if configuration.scenario.runsWorkload && random.chance(0.6) {
@@ -214,6 +224,8 @@ extension Simulation {
             joining: householdIDs[household], member: devices[index].member,
             replica: replicaID, wallClock: devices[index].wallClock)
         }
+        devices[index].replica!.prepareForSimulation(
+          incarnationSeed: random.next(), fault: configuration.fault)
         devices[index].save()
         devices[index].backup = devices[index].disk
         record("\(name(index)) starts as replica \(replicaID)", device: index)

@@ -32,6 +32,13 @@ public struct SimulationConfiguration: Hashable, Sendable {
   /// Also runs the same workload against a model of the app's first design (UUID identity,
   /// last-writer-wins records, get-or-create that checks only local data).
   public var baseline: Bool
+  /// How the devices sync: by messages of the library's `SyncSession` over the simulated
+  /// network, or through a shared folder (`SyncFolder`) on this machine's disk.
+  public var transport: SimulationTransport = .messages
+  /// Probability, each step, that a hostile peer attacks a household: forged claims, forged
+  /// acknowledgments, `through` and `since`, damaged and replayed messages; in a folder, cut
+  /// and damaged journal lines, links and FIFOs at a device's names, and failing writes.
+  public var hostileRate = 0.0
   /// Stops the run after this many of its `steps` (then heals and checks as usual). A prefix
   /// of a run is exactly that run cut short: used to find the shortest failing prefix.
   public var stopAfter: Int?
@@ -78,7 +85,7 @@ public struct SimulationConfiguration: Hashable, Sendable {
     if steps < 0 { return "--steps must not be negative" }
     for (name, rate) in [
       ("--drop", dropRate), ("--duplicate", duplicateRate), ("--reorder", reorderRate),
-      ("--crash-rate", crashRate), ("--amnesia", amnesiaRate),
+      ("--crash-rate", crashRate), ("--amnesia", amnesiaRate), ("--hostile", hostileRate),
     ] where !(0...1).contains(rate) {
       return "\(name) must be a probability between 0 and 1, not \(rate)"
     }
@@ -91,19 +98,26 @@ public struct SimulationConfiguration: Hashable, Sendable {
   }
 }
 
+/// How the simulated devices sync.
+public enum SimulationTransport: String, CaseIterable, Hashable, Sendable {
+  /// Messages of `SyncSession`, as bytes over the simulated network.
+  case messages
+  /// A shared folder of `SyncFolder`, real files in a temporary folder.
+  case folder
+}
+
 /// Deliberate bugs the simulator can inject, to prove that its checker fails when a replica
 /// misbehaves.
-package enum SimulationFault: String, Hashable, Sendable {
+package enum SimulationFault: String, CaseIterable, Hashable, Sendable {
   /// Merging ignores the ingredient templates of the incoming state.
   case mergeIgnoresIngredients
   /// A restarted device keeps its old replica id instead of taking a fresh one, so after a
   /// restore from backup it reissues dots its peers have already seen (the Riak bug).
   case restartKeepsReplicaID
-  /// A device merges deltas computed for an earlier incarnation of itself (a restore from
-  /// backup may have taken away writes such a delta assumes it has: the counterexample of
-  /// seed 5, kept in `CheckerTests`).
-  case trustsDeltasForEarlierIncarnations
   /// A restarted device finds its file damaged (a byte flipped in the middle), so it cannot
   /// open it: the report must say so, not trap.
   case damagesFileOnRestart
+  /// Merges take every claim on a device's own writes at its word, as before ADR 0029: a
+  /// forged one makes peers drop the device's writes as already seen.
+  case trustsForgedClaims
 }

@@ -28,6 +28,18 @@ extension SimulationReport {
     writer.key("convergence_rounds")
     if let rounds = convergenceRounds { writer.value(rounds) } else { writer.null() }
     writer.field("crashes", crashes)
+    writer.key("defences")
+    writer.beginObject()
+    writer.field("damaged_journals", defences.damagedJournals)
+    writer.field("failed_publications", defences.failedPublications)
+    writer.field("forged_claims", defences.forgedClaims)
+    writer.field("ignored_acknowledgments", defences.ignoredAcknowledgments)
+    writer.field("refused_skipping_deltas", defences.refusedSkippingDeltas)
+    writer.field("refused_unreadable", defences.refusedUnreadable)
+    writer.field("reissued_records", defences.reissuedRecords)
+    writer.field("skipped_folder_entries", defences.skippedFolderEntries)
+    writer.endObject()
+    writer.field("folder_syncs", folderSyncs)
     writer.field("crashes_during_save", crashesDuringSave)
     if let failure {
       writer.key("failure")
@@ -38,6 +50,13 @@ extension SimulationReport {
       writer.endObject()
     }
     writer.field("holds", holds)
+    writer.key("hostile_acts")
+    writer.beginObject()
+    for (act, count) in hostileActs.sorted(by: { $0.key < $1.key }) {
+      writer.key(act)
+      writer.value(count)
+    }
+    writer.endObject()
     writer.key("households")
     writer.beginArray()
     for household in households {
@@ -102,12 +121,14 @@ extension SimulationReport {
     writer.field("devices", c.devices)
     writer.field("drop", "\(c.dropRate)")
     writer.field("duplicate", "\(c.duplicateRate)")
+    writer.field("hostile", "\(c.hostileRate)")
     writer.field("households", c.households)
     writer.field("partitions", c.partitions)
     writer.field("reorder", "\(c.reorderRate)")
     writer.field("scenario", c.scenario.rawValue)
     writer.field("seed", c.seed)
     writer.field("steps", min(c.steps, c.stopAfter ?? c.steps))
+    writer.field("transport", c.transport.rawValue)
     writer.endObject()
   }
 }

@@ -12,6 +12,9 @@ extension SimulationReport {
     lines.append(
       "  network: drop \(c.dropRate), duplicate \(c.duplicateRate), reorder \(c.reorderRate), \(c.partitions) partitions; crash rate \(c.crashRate), amnesia \(c.amnesiaRate); clock skew up to \(Self.duration(c.clockSkewMilliseconds))"
     )
+    if c.transport != .messages || c.hostileRate > 0 {
+      lines.append("  transport: \(c.transport.rawValue); hostile peer: \(c.hostileRate) per step")
+    }
     lines.append("")
     lines.append(
       "operations  \(operations) (\(acknowledgedWrites) writes and removals acknowledged; \(lostInCrashedSaves) changes lost in saves cut short by a crash)"
@@ -22,6 +25,21 @@ extension SimulationReport {
     lines.append(
       "refused     \(refusedOtherHousehold) states of another household, \(refusedClockSkew) for clock skew, \(refusedAfterDissolving) changes to a dissolved household"
     )
+    if c.transport == .folder {
+      lines.append("folder      \(folderSyncs) syncs through the households' shared folders")
+    }
+    if !hostileActs.isEmpty {
+      lines.append(
+        "hostile     "
+          + hostileActs.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
+            separator: ", "))
+    }
+    if c.transport == .folder || c.hostileRate > 0 {
+      let d = defences
+      lines.append(
+        "defences    \(d.refusedUnreadable) unreadable messages and \(d.refusedSkippingDeltas) deltas skipping changes refused, \(d.ignoredAcknowledgments) acknowledgments of unmade changes ignored, \(d.forgedClaims) forged claims found and \(d.reissuedRecords) records written again, \(d.damagedJournals) damaged journals read up to the damage, \(d.skippedFolderEntries) folder entries skipped, \(d.failedPublications) publications stopped by the disk"
+      )
+    }
     lines.append(
       "crashes     \(crashes) (\(crashesDuringSave) during a save), \(restoredFromBackup) restarts from an old backup"
     )

@@ -62,6 +62,12 @@ public struct SimulationReport: Sendable {
   public var refusedClockSkew = 0
   /// Changes tried on a device of a dissolved household (each refused, or the run fails).
   public var refusedAfterDissolving = 0
+  /// Syncs through the shared folder (the folder transport).
+  public var folderSyncs = 0
+  /// What the hostile peer did, by act.
+  public var hostileActs: [String: Int] = [:]
+  /// What the library refused, ignored or repaired.
+  public var defences = Defences()
   public var crashes = 0
   public var crashesDuringSave = 0
   public var restoredFromBackup = 0
@@ -83,6 +89,27 @@ public struct SimulationReport: Sendable {
     public let shortened: Bool
     /// The failing invariants of the shortened run, and the events behind them.
     public let trace: [String]
+  }
+
+  /// What the library refused, ignored or repaired during a run: the hostile peer's acts and
+  /// the faults of disks and sync services meet these.
+  public struct Defences: Sendable {
+    /// Messages whose bytes did not read (damaged, cut short).
+    public var refusedUnreadable = 0
+    /// Deltas refused because they started after what the receiver merged of the sender.
+    public var refusedSkippingDeltas = 0
+    /// Acknowledgments ignored because they named a change the receiver never made.
+    public var ignoredAcknowledgments = 0
+    /// Forged claims on a device's own incarnations that a merge found.
+    public var forgedClaims = 0
+    /// Records written again because a forged claim named their writes.
+    public var reissuedRecords = 0
+    /// Peers' folder journals read only up to a damaged line, or not at all.
+    public var damagedJournals = 0
+    /// Folder entries skipped (unreadable, refused).
+    public var skippedFolderEntries = 0
+    /// Publications into the folder that a disk fault stopped.
+    public var failedPublications = 0
   }
 
   init(configuration: SimulationConfiguration) {

@@ -303,6 +303,8 @@ extension SyncFolder {
     progress.publication = nil
     var store = published?.store ?? ReplicaStore(fileURL: ownFile)
     store.isShared = true
+    store.faults = progress.faults
+    defer { progress.faults = store.faults }
     var write: JournalWrite?
     try writing { file throws(StoreError) in
       var target = store.reached(at: file)

@@ -55,43 +55,37 @@ import Testing
     #expect(sound.holds, "\(sound.text)")
   }
 
-  /// The counterexample the simulator found (first at seed 5 with 3,000 steps, shortest
-  /// failing prefix 370), crash rate 0.02, every restart from an old backup. Peers kept
-  /// sending a restored device deltas computed for its previous incarnation. One told it that a
-  /// record's first write was superseded, without the write that superseded it (the sender
-  /// assumed it had that one). When the superseding write was then lost with more restores,
-  /// that knowledge deleted the record everywhere, though it had been created and synced long
-  /// before. Deltas now name the incarnation they were computed for, and a restarted device
-  /// discards those meant for an earlier one. The workload has changed since (slots cleared
-  /// and reassigned, categories moved, records edited and deleted); the replay is now seed 8
-  /// cut at 193 steps, where the fault deletes a template that an item still names (a planned
-  /// meal may name a deleted recipe now, so that no longer shows it).
-  static var restoredDeviceCase: SimulationConfiguration {
+  /// Deltas are addressed to the incarnation whose acknowledgment they start at, and a
+  /// restarted device's session discards those in flight for its earlier self (the
+  /// counterexample of seed 5, when the simulator tracked peers' versions itself: a delta told a
+  /// restored device that a record's first write was superseded, without the write that
+  /// superseded it). The simulator now syncs through `SyncSession`, whose deltas are joins of
+  /// writes; the session's own tests show an incomplete delta refused.
+  @Test func deltasForAnEarlierIncarnationAreDiscarded() {
     var configuration = SimulationConfiguration(seed: 8)
-    configuration.steps = 3_000
+    configuration.steps = 1_000
     configuration.crashRate = 0.02
     configuration.amnesiaRate = 1
-    configuration.stopAfter = 193
-    return configuration
-  }
-
-  @Test func deltasForAnEarlierIncarnationAreDiscarded() {
-    let report = Simulation.run(Self.restoredDeviceCase)
+    let report = Simulation.run(configuration)
     #expect(report.holds, "\(report.text)")
     #expect(report.staleDeltasDiscarded > 0)
   }
 
-  @Test func trustingDeltasForAnEarlierIncarnationLosesARecord() {
-    var configuration = Self.restoredDeviceCase
-    configuration.fault = .trustsDeltasForEarlierIncarnations
+  /// A replica that takes every claim on its own writes at its word, as before ADR 0029: the
+  /// hostile peer's forged claims make peers drop its writes as already seen.
+  @Test func trustingForgedClaimsLosesAcknowledgedWrites() throws {
+    var configuration = SimulationConfiguration(seed: 1)
+    configuration.steps = 600
+    configuration.hostileRate = 0.03
+    configuration.fault = .trustsForgedClaims
     let report = Simulation.run(configuration)
     #expect(!report.holds)
-    // A record the household had is gone: missing at the end, or named by a record that
-    // survived it (found right after the merge that lost it).
-    #expect(
-      report.invariants.contains {
-        !$0.holds
-          && $0.violations.contains { $0.contains("is missing") || $0.contains("does not exist") }
-      }, "\(report.text)")
+    let failed = report.invariants.filter { !$0.holds }.map(\.name)
+    #expect(failed.contains("every acknowledged write is visible or superseded"), "\(failed)")
+    // The same run with the library's behaviour holds.
+    configuration.fault = nil
+    let sound = Simulation.run(configuration)
+    #expect(sound.holds, "\(sound.text)")
+    #expect(sound.defences.forgedClaims > 0 && sound.defences.reissuedRecords > 0)
   }
 }

@@ -86,3 +86,40 @@ import Testing
     #expect(baseline.meals == 3 && baseline.doubleBookedSlots == 1)
   }
 }
+
+/// The hostile peer: forged claims, acknowledgments, `through` and `since`, damaged and
+/// replayed messages; in the folder, cut and damaged journals, links and FIFOs at devices'
+/// names, failing disks. Every act is played, and every honest device still has every write
+/// it flushed.
+@Suite struct HostileSimulationTests {
+  @Test(arguments: SimulationTests.seeds.prefix(2))
+  func messagesSurviveTheHostilePeer(seed: UInt64) {
+    var configuration = SimulationTests.shortRun(seed: seed, steps: 2_500)
+    configuration.hostileRate = 0.03
+    let report = Simulation.run(configuration)
+    #expect(report.holds, "\(report.text)")
+    for act in HostileAct.acts(for: .messages) {
+      #expect(report.hostileActs[act.rawValue, default: 0] > 0, "\(act.rawValue) never played")
+    }
+    let defences = report.defences
+    #expect(defences.refusedUnreadable > 0 && defences.refusedSkippingDeltas > 0)
+    #expect(defences.ignoredAcknowledgments > 0 && defences.reissuedRecords > 0)
+  }
+
+  @Test func theFolderSurvivesTheHostilePeer() {
+    var configuration = SimulationTests.shortRun(seed: 2, steps: 1_000)
+    configuration.transport = .folder
+    configuration.hostileRate = 0.05
+    let report = Simulation.run(configuration)
+    #expect(report.holds, "\(report.text)")
+    for act in HostileAct.acts(for: .folder) {
+      #expect(report.hostileActs[act.rawValue, default: 0] > 0, "\(act.rawValue) never played")
+    }
+    let defences = report.defences
+    #expect(defences.damagedJournals > 0 && defences.failedPublications > 0)
+    #expect(defences.reissuedRecords > 0)
+    #expect(report.folderSyncs > 0 && report.messagesSent == 0)
+    // The same run again is the same, byte for byte: real files and all.
+    #expect(Simulation.run(configuration).text == report.text)
+  }
+}

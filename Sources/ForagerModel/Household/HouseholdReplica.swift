@@ -36,6 +36,14 @@ public struct HouseholdReplica: Sendable {
   /// backup, or the app crashed after sending writes it had not saved), so a claim on them
   /// is taken for forged only past what no device writes (docs/decisions/0029).
   package var pastIncarnations: [ReplicaID] = []
+  /// Where the id of a fresh incarnation comes from (``moveToFreshIncarnation()``): the system's
+  /// random numbers when `nil`, as in every app; a seeded generator's state in the simulator,
+  /// whose runs must repeat byte for byte.
+  package var incarnationSeed: UInt64?
+  /// Whether a merge checks the incoming state's claims on this device's own writes
+  /// (docs/decisions/0029). Always in an app; the simulator turns it off to show that its
+  /// hostile peer finds what a replica that trusts every claim loses.
+  package var checksClaimsOnOwnWrites = true
 
   /// This replica's id.
   public var replicaID: ReplicaID { clock.replica }
@@ -258,7 +266,7 @@ extension HouseholdReplica {
     // (this one, or a fresh one when this one's future was claimed). The claim itself then
     // harms nothing and merges like the rest, so that every device converges
     // (docs/decisions/0029).
-    let claimed = claimedIncarnations(by: remote)
+    let claimed = checksClaimsOnOwnWrites ? claimedIncarnations(by: remote) : []
     var reissued = 0
     if !claimed.isEmpty {
       if claimed.contains(replicaID) { moveToFreshIncarnation() }

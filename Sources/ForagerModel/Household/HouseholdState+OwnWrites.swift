@@ -1,4 +1,5 @@
 import SemanticCRDT
+internal import SharedSupport
 
 // A replica is the authority on its own writes (docs/decisions/0029): it alone mints the dots
 // of its incarnations, so its state has seen every one of them, and a claim beyond them is
@@ -66,8 +67,16 @@ extension HouseholdReplica {
   /// dots no state has claimed.
   mutating func moveToFreshIncarnation() {
     pastIncarnations.append(replicaID)
+    let fresh: ReplicaID
+    if let seed = incarnationSeed {
+      var generator = SplitMix64(seed: seed)
+      fresh = .random(using: &generator)
+      incarnationSeed = generator.next()
+    } else {
+      fresh = .random()
+    }
     clock = HybridClock(
-      replica: .random(), wallClock: clock.wallClock,
+      replica: fresh, wallClock: clock.wallClock,
       maximumSkewMilliseconds: clock.maximumSkewMilliseconds, latest: clock.latest)
   }
 }

@@ -1,0 +1,124 @@
+import ForagerSync
+import Foundation
+import SemanticCRDT
+
+// The folder transport, as apps use it: each household shares a real folder on this machine's
+// disk, where each device publishes its replica (a snapshot and its journal) and reads its
+// peers' with `SyncFolder`. A sync service's delays and partial copies are not modelled here
+// (the Syncthing pair test runs a real one); what a service or a member can leave in the
+// folder, the hostile peer plays (`Simulation+Hostile.swift`).
+
+extension Simulation {
+  /// Makes a fresh folder for each household, and beside them a file no sync may write: where
+  /// the hostile peer points its links.
+  mutating func setUpFolders() {
+    guard configuration.transport == .folder else { return }
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "forager-sim-\(UUID().uuidString)", isDirectory: true)
+    folderRoot = root
+    for household in 0..<configuration.households {
+      do {
+        try FileManager.default.createDirectory(
+          at: folder(of: household), withIntermediateDirectories: true)
+        try Data(Self.outsideContents(of: household)).write(to: outsideFile(of: household))
+      } catch {
+        unexpectedFailures.append("the shared folder of household \(household + 1): \(error)")
+      }
+    }
+  }
+
+  /// Removes the run's folders.
+  func removeFolders() {
+    if let folderRoot { try? FileManager.default.removeItem(at: folderRoot) }
+  }
+
+  func folder(of household: Int) -> URL {
+    folderRoot!.appendingPathComponent("household-\(household + 1)", isDirectory: true)
+  }
+
+  /// A file outside the household's folder that links in the folder point at.
+  func outsideFile(of household: Int) -> URL {
+    folderRoot!.appendingPathComponent("outside-\(household + 1).txt")
+  }
+
+  static func outsideContents(of household: Int) -> [UInt8] {
+    Array("A file outside the shared folder of household \(household + 1).\n".utf8)
+  }
+
+  /// The device's name in its household's folder: its file is `<name>.forager.json`.
+  static func folderName(of device: Int) -> String { "device-\(device + 1)" }
+
+  /// `text` with the run's folder left out, so that the report reads the same on every machine.
+  func withoutFolderRoot(_ text: String) -> String {
+    guard let folderRoot else { return text }
+    return text.replacingOccurrences(of: folderRoot.path + "/", with: "")
+  }
+
+  /// The device syncs through its household's folder as `SyncFolder.sync` does: merges what
+  /// each peer's files gained (each through the replica's merge, whose report it reads), then
+  /// publishes what changed, and saves.
+  mutating func syncThroughFolder(_ index: Int) {
+    let household = devices[index].household
+    guard
+      let folder = try? SyncFolder(
+        url: folder(of: household), deviceName: Self.folderName(of: index),
+        coordination: FileCoordination.none)
+    else { return }
+    report.folderSyncs += 1
+    var replica = devices[index].replica!
+    var progress = devices[index].folderProgress
+    let before = replica.state.version
+    var merged: [MergeReport] = []
+    let outcome = Result { () throws(SyncFolderError) in
+      try folder.mergePeerFiles(of: replica.householdID, progress: &progress) {
+        state throws(HouseholdError) in
+        merged.append(try replica.merge(state))
+      }
+    }
+    do {
+      try folder.publish(&replica, progress: &progress)
+    } catch {
+      report.defences.failedPublications += 1
+      record(
+        "\(name(index)) cannot publish to the folder: \(withoutFolderRoot(error.description))",
+        device: index)
+    }
+    devices[index].replica = replica
+    devices[index].folderProgress = progress
+    switch outcome {
+    case .failure(let error):
+      unexpectedFailures.append(
+        "step \(step): \(name(index)) syncing through the folder: \(withoutFolderRoot(error.description))"
+      )
+    case .success(let outcome):
+      report.defences.damagedJournals += outcome.damagedJournals.count
+      for skip in outcome.skipped {
+        if case .refused(.clockSkew) = skip.reason {
+          report.refusedClockSkew += 1
+        } else {
+          report.defences.skippedFolderEntries += 1
+        }
+        record(
+          "\(name(index)) skips \(withoutFolderRoot(skip.description))", device: index)
+      }
+    }
+    for merge in merged { noteDefences(merge, on: index) }
+    guard replica.state.version != before else { return }
+    checkSoundness(of: index, after: "syncing through the folder")
+    devices[index].save()
+  }
+
+  /// Every household's file outside its folder is as it was made: no link in the folder made a
+  /// sync write through it.
+  func outsideFilesWritten() -> [Violation] {
+    guard configuration.transport == .folder else { return [] }
+    return (0..<configuration.households).compactMap { household in
+      let bytes = (try? Data(contentsOf: outsideFile(of: household))).map(Array.init)
+      guard bytes != Self.outsideContents(of: household) else { return nil }
+      return Violation(
+        text:
+          "household \(household + 1): the file outside the folder that links point at was written (\(bytes?.count ?? 0) bytes)"
+      )
+    }
+  }
+}

@@ -1,0 +1,232 @@
+import ForagerSync
+import Foundation
+import SemanticCRDT
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a hostile peer (a member's compromised device, a buggy build, a careless sync service)
+/// does to a household now and then: each act is one attack the library defends against
+/// (docs/security.md). The honest devices must still lose nothing they flushed.
+package enum HostileAct: String, CaseIterable, Sendable {
+  /// A state that claims writes of a household device's incarnation (current, earlier, or one
+  /// not yet made) far beyond what any device writes (2³² and up), sometimes without that
+  /// incarnation's categories: sent as a message, or left in the folder as a replica file.
+  case forgedClaims = "forged claims"
+  /// A message on a peer's link acknowledging more of the receiver's changes than it made.
+  case forgedAcknowledgment = "forged acknowledgment"
+  /// A message on a peer's link saying it holds more of the peer's changes than it sent.
+  case forgedThrough = "forged through"
+  /// A delta on a peer's link starting after what the receiver merged of the peer.
+  case forgedSince = "forged since"
+  /// A message in flight with a byte changed, or cut short.
+  case damagedMessage = "damaged message"
+  /// A message sent earlier, delivered again much later.
+  case replayedMessage = "replayed message"
+  /// A device's journal in the folder cut at a random byte, as a partial copy leaves it.
+  case cutJournal = "cut journal"
+  /// A line of junk appended to a device's journal in the folder.
+  case damagedLine = "damaged line"
+  /// A link at a device's snapshot or journal name, pointing at a file outside the folder.
+  case linkAtName = "link at a device's name"
+  /// A FIFO at a device's journal name.
+  case fifoAtName = "FIFO at a device's name"
+  /// The device's next writes into the folder fail: a write stopping after some bytes
+  /// (ENOSPC, EIO, EFBIG), a failed fsync or a failed rename.
+  case diskFault = "disk fault"
+
+  /// The acts against a transport.
+  static func acts(for transport: SimulationTransport) -> [HostileAct] {
+    switch transport {
+    case .messages:
+      [
+        .forgedClaims, .forgedAcknowledgment, .forgedThrough, .forgedSince, .damagedMessage,
+        .replayedMessage,
+      ]
+    case .folder: [.forgedClaims, .cutJournal, .damagedLine, .linkAtName, .fifoAtName, .diskFault]
+    }
+  }
+}
+
+extension Simulation {
+  /// Now and then the hostile peer acts against a household.
+  mutating func maybeActHostile() {
+    guard configuration.hostileRate > 0, random.chance(configuration.hostileRate) else { return }
+    let household = random.int(in: 0..<configuration.households)
+    let up = householdDevices[household].filter { devices[$0].isUp }
+    guard let victim = up.isEmpty ? nil : random.pick(up) else { return }
+    let act = random.pick(HostileAct.acts(for: configuration.transport))
+    report.hostileActs[act.rawValue, default: 0] += 1
+    switch act {
+    case .forgedClaims:
+      let forged = forgedState(of: household)
+      if configuration.transport == .folder {
+        leaveForgedFile(forged, in: household)
+      } else {
+        let link = random.pick(householdDevices[household].filter { $0 != victim })
+        let sender = ReplicaStore.mintReplicaID(using: &random)
+        let message = SyncMessage(
+          household: householdIDs[household], sender: sender, through: 0, since: nil,
+          recipient: nil, acknowledged: nil, state: forged)
+        record("a hostile peer sends \(name(victim)) a state with forged claims", device: victim)
+        receive(.message(message), from: link, into: victim)
+      }
+    case .forgedAcknowledgment, .forgedThrough, .forgedSince:
+      forgeOnLink(act, to: victim)
+    case .damagedMessage:
+      network.withMessageInFlight(pick: { random.int(in: 0..<$0) }) { message in
+        var bytes =
+          switch message.payload {
+          case .message(let sent): sent.encoded()
+          case .bytes(let bytes): bytes
+          }
+        guard !bytes.isEmpty else { return }
+        let position = random.int(in: 0..<bytes.count)
+        if random.chance(0.5) {
+          bytes[position] ^= UInt8(random.int(in: 1...255))
+        } else {
+          bytes.removeSubrange(position...)
+        }
+        message.payload = .bytes(bytes)
+      }
+    case .replayedMessage:
+      guard !sentMessages.isEmpty else { return }
+      let message = random.pick(sentMessages)
+      guard devices[message.to].isOnline(at: step) else { return }
+      record("a hostile peer replays a message to \(name(message.to))", device: message.to)
+      receive(message.payload, from: message.from, into: message.to)
+    case .cutJournal, .damagedLine, .linkAtName, .fifoAtName:
+      tamperWithFolder(act, at: victim)
+    case .diskFault:
+      let fault: FileFaults.Fault =
+        switch random.int(in: 0..<4) {
+        case 0: .flush(passing: random.int(in: 0...2))
+        case 1: .rename(passing: random.int(in: 0...1))
+        default:
+          .write(
+            stoppingAfter: random.int(in: 0...400), code: random.pick([ENOSPC, EIO, EFBIG]),
+            passing: random.int(in: 0...2))
+        }
+      devices[victim].folderProgress.faults.pending.append(fault)
+      record("\(name(victim))'s disk will fail: \(fault)", device: victim)
+    }
+  }
+
+  /// A state of the household (a running device's, or an empty one) claiming writes of one of
+  /// its incarnations far past what any device writes.
+  mutating func forgedState(of household: Int) -> HouseholdState {
+    let up = householdDevices[household].compactMap { devices[$0].replica }
+    var forged =
+      up.isEmpty || random.chance(0.2)
+      ? HouseholdState(householdID: householdIDs[household]) : random.pick(up).state
+    let targets =
+      up.flatMap { [$0.replicaID] + $0.pastIncarnations }
+      + [ReplicaStore.mintReplicaID(using: &random)]
+    let target = random.pick(targets)
+    let claimed =
+      random.chance(0.5)
+      ? Dot.maximumCounter
+      : HouseholdState.plausibleWritesPerReplica + UInt64(random.int(in: 1...1_000_000))
+    if random.chance(0.3) {
+      for key in forged.categories.keys(holdingDotsOf: [target]) {
+        forged.categories.remove(key)
+      }
+    }
+    let claim = CausalContext(replicas: [target: CounterSet([1...claimed])])
+    forged.categories.merge(ORMap(kernel: DotKernel(entries: [:], context: claim)))
+    if random.chance(0.5) {
+      forged.items.merge(ORMap(kernel: DotKernel(entries: [:], context: claim)))
+    }
+    return forged
+  }
+
+  /// A message on the link from a peer of `receiver`, made by its real session and then
+  /// forged in one field.
+  private mutating func forgeOnLink(_ act: HostileAct, to receiver: Int) {
+    let household = devices[receiver].household
+    let peers = householdDevices[household].filter { $0 != receiver && devices[$0].isUp }
+    guard !peers.isEmpty else { return }
+    let peer = random.pick(peers)
+    var peerReplica = devices[peer].replica!
+    let honest = (devices[peer].sessions[receiver] ?? SyncSession()).message(from: &peerReplica)
+    let receiverSequence = devices[receiver].replica!.changeLog.sequence
+    let jump = UInt64(random.int(in: 1...1_000_000))
+    var acknowledged = honest.acknowledged
+    var through = honest.through
+    var since = honest.since
+    var recipient = honest.recipient
+    switch act {
+    case .forgedAcknowledgment:
+      acknowledged = receiverSequence + jump
+      recipient = devices[receiver].replica!.replicaID
+    case .forgedThrough:
+      through = honest.through + jump
+    default:
+      let merged = devices[receiver].sessions[peer]?.peer?.merged ?? 0
+      since = merged + jump
+      recipient = devices[receiver].replica!.replicaID
+    }
+    let forged = SyncMessage(
+      household: honest.household, sender: honest.sender, through: through, since: since,
+      recipient: recipient, acknowledged: acknowledged, state: honest.state)
+    record(
+      "a hostile peer sends \(name(receiver)) a message on \(name(peer))'s link with a \(act.rawValue)",
+      device: receiver)
+    receive(.message(forged), from: peer, into: receiver)
+  }
+
+  /// Leaves a replica file with `state` in the household's folder, as a stranger would.
+  private mutating func leaveForgedFile(_ state: HouseholdState, in household: Int) {
+    let stranger = "stranger-\(random.int(in: 1...3))"
+    let replica = HouseholdReplica(
+      state: state, member: MemberID(uuid: nextUUID()),
+      clock: HybridClock(
+        replica: ReplicaStore.mintReplicaID(using: &random),
+        wallClock: devices[householdDevices[household][0]].wallClock))
+    do {
+      try SyncFolder(
+        url: folder(of: household), deviceName: stranger, coordination: FileCoordination.none
+      )
+      .publish(replica)
+      record("a hostile peer leaves \(stranger)\(SyncFolder.fileSuffix) with forged claims")
+    } catch {
+      unexpectedFailures.append("step \(step): the hostile peer cannot write its file: \(error)")
+    }
+  }
+
+  /// Damages `device`'s files in its household's folder.
+  private mutating func tamperWithFolder(_ act: HostileAct, at device: Int) {
+    let snapshot = folder(of: devices[device].household).appendingPathComponent(
+      Self.folderName(of: device) + SyncFolder.fileSuffix)
+    let journal = ReplicaJournal.url(of: snapshot)
+    let path = journal.path
+    // Only a regular file is cut or written to: opening a FIFO to write waits for a reader.
+    var status = stat()
+    let isRegular = lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    switch act {
+    case .cutJournal:
+      guard isRegular, status.st_size > 0 else { return }
+      _ = truncate(path, off_t(random.int(in: 0..<Int(status.st_size))))
+    case .damagedLine:
+      guard isRegular, let handle = FileHandle(forWritingAtPath: path) else { return }
+      let junk = (0..<random.int(in: 1...40)).map { _ in UInt8(random.int(in: 32...126)) }
+      handle.seekToEndOfFile()
+      handle.write(Data(junk + [0x0A]))
+      handle.closeFile()
+    case .linkAtName:
+      let target = random.chance(0.5) ? snapshot : journal
+      try? FileManager.default.removeItem(at: target)
+      try? FileManager.default.createSymbolicLink(
+        at: target, withDestinationURL: outsideFile(of: devices[device].household))
+    default:
+      try? FileManager.default.removeItem(at: journal)
+      _ = mkfifo(path, 0o644)
+    }
+    record("a hostile peer leaves a \(act.rawValue) at \(name(device))'s files", device: device)
+  }
+}
