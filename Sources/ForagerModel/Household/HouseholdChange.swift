@@ -84,7 +84,11 @@ public struct HouseholdChange: Hashable, Sendable {
   mutating func note<Key: RecordKeyed, Value: Equatable>(
     _ key: Key, _ change: ORMap<Key, Value>.Change
   ) {
-    if !change.wasAbsent, !change.isAbsent, change.before == change.after { return }
+    if !change.wasAbsent, !change.isAbsent, let before = change.before, let after = change.after,
+      showSame(before, after)
+    {
+      return
+    }
     note(key.recordKey, existed: !change.wasAbsent, exists: !change.isAbsent)
   }
 }

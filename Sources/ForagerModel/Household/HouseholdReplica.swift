@@ -178,11 +178,10 @@ public struct HouseholdReplica: Sendable {
     _ record: Record, replacing previous: Record?
   ) {
     noteDelta(state[keyPath: map].set(key, to: record, by: replicaID), in: map)
-    // A write whose value loses to what the record holds (a stamp behind it) changes nothing
-    // a view shows.
-    if previous != record {
-      localChanges.note(key.recordKey, existed: previous != nil, exists: true)
-    }
+    // A write of the value the record shows already (checking a checked item), or one whose
+    // value loses to what the record holds (a stamp behind it), changes nothing a view shows.
+    if let previous, let shown = state[keyPath: map][key], showSame(previous, shown) { return }
+    localChanges.note(key.recordKey, existed: previous != nil, exists: true)
   }
 
   /// Removes the record under `key`, if any, and notes the change.
