@@ -271,7 +271,13 @@ public struct ReplicaStore: Sendable {
         try replica.replay(
           entry.delta, clockReading: entry.clock.map { ($0.wallMilliseconds, $0.logical) })
       } catch {
-        throw StoreError(file: journalURL, problem: .refusing(error))
+        switch error {
+        case .massRemoval, .removesOwnerOrEveryMember, .tooManyReplicas, .tooManyIntervals:
+          throw StoreError(
+            file: journalURL, problem: .refusedLine(sequence: entry.sequence, error))
+        default:
+          throw StoreError(file: journalURL, problem: .refusing(error))
+        }
       }
       position.sequence = entry.sequence
       replayed = true
@@ -382,7 +388,10 @@ public struct ReplicaStore: Sendable {
       sequence: position.sequence + 1, replica: replica.replicaID,
       clock: ClockReading(replica.clock), delta: change)
     let line = ReplicaJournal.encode(entry)
+    // A line that removes more than a merge may is refused when replayed, as a peer's
+    // state would be: this build writes such a change as a snapshot.
     guard position.sequence < ReplicaJournal.maximumSequence,
+      !change.removesBeyond(.default, leaving: replica.state.recordCount),
       position.snapshotFormat == ReplicaFileFormat.current,
       position.removals == replica.removals.map(\.id),
       position.journalLength + line.count

@@ -7,7 +7,8 @@ extension StoreError: LocalizedError {
   public var errorDescription: String? {
     switch problem {
     case .unreadable: "The household's data on this device cannot be read."
-    case .malformed, .checksumMismatch, .invalidContent, .unsound, .journalWithoutSnapshot:
+    case .malformed, .checksumMismatch, .invalidContent, .unsound, .journalWithoutSnapshot,
+      .refusedLine:
       "The household's data on this device is damaged."
     case .newerFormat, .newerNormalizer:
       "The household's data on this device was saved by a newer version of the app."
@@ -25,7 +26,7 @@ extension StoreError: LocalizedError {
     case .unreadable, .writeFailed:
       "Check that the device has free space, then try again. Nothing saved before was lost."
     case .malformed, .checksumMismatch, .invalidContent, .unsound, .unknownFormat,
-      .journalWithoutSnapshot:
+      .journalWithoutSnapshot, .refusedLine:
       "The file was left as it is. Sync from another device to restore the household."
     case .newerFormat, .newerNormalizer: "Update the app on this device."
     case .differentHousehold: "Join this household again, or open the other household."

@@ -43,6 +43,10 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The journal holds entries but there is no snapshot beside it: the snapshot was removed
     /// or never finished, and the entries alone are not a household.
     case journalWithoutSnapshot
+    /// A line of the replica's own journal does what a merge refuses of a peer's state (removes
+    /// more than half the household, or its owner): no build writes such a line, so it was
+    /// forged or damaged. Nothing was applied.
+    case refusedLine(sequence: UInt64, HouseholdError)
   }
 
   /// The file.
@@ -88,6 +92,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case .writeFailed(let reason): detail = "could not be saved: \(reason)"
     case .journalWithoutSnapshot:
       detail = "holds changes, but the replica file it belongs beside is missing"
+    case .refusedLine(let sequence, let error):
+      detail = "holds line \(sequence), which no build writes: \(error)"
     }
     return "\(file.path) \(detail)"
   }

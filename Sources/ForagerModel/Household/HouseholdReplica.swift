@@ -311,15 +311,20 @@ extension HouseholdReplica {
   }
 
   /// Merges a change this device's own store kept for the replica (an entry of its journal),
-  /// as opening reads the replica's file: refused for another household or a newer normalizer,
-  /// its stamps (and `clockReading`, the writer's clock) within the skew bound, and re-keyed to
-  /// this replica's normalizer. No merge policy applies: these are changes this device made or
-  /// accepted already. The model's invariants are the caller's to check, once, after the last
-  /// entry.
+  /// as opening reads the replica's file, through the checks a peer's state meets: refused for
+  /// another household or a newer normalizer, its stamps (and `clockReading`, the writer's
+  /// clock) within the skew bound, claims on this device's own writes answered by writing
+  /// them again (docs/decisions/0029), its removals within `policy` (a store of this build
+  /// writes a snapshot instead of a line that would remove more, see
+  /// ``HouseholdState/removesBeyond(_:leaving:)``), and re-keyed to this replica's
+  /// normalizer. A line is bytes on a disk that other programs can write too. The model's
+  /// invariants are the caller's to check, once, after the last entry.
   ///
-  /// - Complexity: O(size of `delta`) for a delta of edits (see ``takeLocalDelta()``).
+  /// - Complexity: O(size of `delta`) for a delta of edits (see ``takeLocalDelta()``), plus
+  ///   the policy's check of the contexts' intervals.
   package mutating func replay(
-    _ delta: HouseholdState, clockReading: (wallMilliseconds: UInt64, logical: UInt32)?
+    _ delta: HouseholdState, clockReading: (wallMilliseconds: UInt64, logical: UInt32)?,
+    policy: MergePolicy = .default
   ) throws(HouseholdError) {
     guard delta.householdID == householdID else {
       throw .differentHousehold(local: householdID, remote: delta.householdID)
@@ -338,7 +343,25 @@ extension HouseholdReplica {
         throw .clockSkew(error)
       }
     }
-    state.merge(delta.rekeyed(to: state.normalizerVersion))
+    let claimed = checksClaimsOnOwnWrites ? claimedIncarnations(by: delta) : []
+    if !claimed.isEmpty {
+      if claimed.contains(replicaID) { moveToFreshIncarnation() }
+      _ = reissueWrites(of: Set(claimed))
+    }
+    let before = MergePolicy.Before(state)
+    var report = MergeReport()
+    var changes = HouseholdChanges()
+    var removed = RemovalCollector(household: householdID)
+    var undo = MergeUndo()
+    state.merge(
+      delta.rekeyed(to: state.normalizerVersion), reporting: &report, changes: &changes,
+      removed: &removed, undo: &undo)
+    do {
+      try policy.check(removing: removed.removalsMade, from: before, leaving: state)
+    } catch {
+      undo.apply(to: &state)
+      throw error
+    }
     clock = observed
     changeLog.forgetChanges()
   }

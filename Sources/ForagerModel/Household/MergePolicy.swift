@@ -153,3 +153,29 @@ extension HouseholdState {
     }
   }
 }
+
+extension HouseholdState {
+  /// Whether this delta, a line for the device's own journal, might remove more records than
+  /// `policy` lets a merge remove from the state it was made on, which holds `remaining` live
+  /// records after it. At worst it removed every key it retires and added every record it
+  /// holds, so the state before held `remaining` less those plus these; a delta that does not
+  /// name the keys it retires is taken to. Replaying such a line would be refused
+  /// (``HouseholdReplica/replay(_:clockReading:policy:)``), so its store writes a snapshot
+  /// instead.
+  ///
+  /// - Complexity: O(1) per map.
+  package func removesBeyond(_ policy: MergePolicy, leaving remaining: Int) -> Bool {
+    struct Retired: HouseholdMapVisitor {
+      let state: HouseholdState
+      var count: Int? = 0
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        let retired = state[keyPath: map.records].kernel.retiredKeys
+        count = retired.flatMap { keys in count.map { $0 + keys.count } }
+      }
+    }
+    var retired = Retired(state: self)
+    Self.forEachMap(&retired)
+    guard let count = retired.count else { return true }
+    return !policy.allows(removing: count, of: max(0, remaining - recordCount) + count)
+  }
+}
