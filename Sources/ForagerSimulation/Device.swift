@@ -81,6 +81,6 @@ extension HouseholdReplica {
   /// run's deliberate bug.
   mutating func prepareForSimulation(incarnationSeed: UInt64, fault: SimulationFault?) {
     self.incarnationSeed = incarnationSeed
-    checksClaimsOnOwnWrites = fault != .trustsForgedClaims
+    checksClaims = fault != .trustsForgedClaims
   }
 }

@@ -95,6 +95,8 @@ extension Simulation {
       for skip in outcome.skipped {
         if case .refused(.clockSkew) = skip.reason {
           report.refusedClockSkew += 1
+        } else if case .refused(.implausibleClaim) = skip.reason {
+          report.defences.refusedForgedClaims += 1
         } else {
           report.defences.skippedFolderEntries += 1
         }

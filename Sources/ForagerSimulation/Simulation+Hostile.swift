@@ -64,10 +64,12 @@ extension Simulation {
     report.hostileActs[act.rawValue, default: 0] += 1
     switch act {
     case .forgedClaims:
-      let forged = forgedState(of: household)
       if configuration.transport == .folder {
-        leaveForgedFile(forged, in: household)
+        leaveForgedFile(forgedState(of: household, claimingOn: nil), in: household)
       } else {
+        // Past what any device writes, to any device; or only a little past what the victim
+        // wrote, to the victim itself, which alone can tell.
+        let forged = forgedState(of: household, claimingOn: random.chance(0.5) ? victim : nil)
         let link = random.pick(householdDevices[household].filter { $0 != victim })
         let sender = ReplicaStore.mintReplicaID(using: &random)
         let message = SyncMessage(
@@ -118,20 +120,28 @@ extension Simulation {
   }
 
   /// A state of the household (a running device's, or an empty one) claiming writes of one of
-  /// its incarnations far past what any device writes.
-  mutating func forgedState(of household: Int) -> HouseholdState {
+  /// its incarnations (current, earlier, or one not made yet) far past what any device writes,
+  /// which every replica refuses; or, with `owner`, of that device's current incarnation a
+  /// little past what it wrote, which only that device can tell (ADR 0029).
+  mutating func forgedState(of household: Int, claimingOn owner: Int?) -> HouseholdState {
     let up = householdDevices[household].compactMap { devices[$0].replica }
     var forged =
       up.isEmpty || random.chance(0.2)
       ? HouseholdState(householdID: householdIDs[household]) : random.pick(up).state
-    let targets =
-      up.flatMap { [$0.replicaID] + $0.pastIncarnations }
-      + [ReplicaStore.mintReplicaID(using: &random)]
-    let target = random.pick(targets)
-    let claimed =
-      random.chance(0.5)
-      ? Dot.maximumCounter
-      : HouseholdState.plausibleWritesPerReplica + UInt64(random.int(in: 1...1_000_000))
+    let target: ReplicaID
+    let claimed: UInt64
+    if let owner, let replica = devices[owner].replica {
+      target = replica.replicaID
+      claimed = replica.state.greatestClaim(of: target) + UInt64(random.int(in: 1...1_000_000))
+    } else {
+      target = random.pick(
+        up.flatMap { [$0.replicaID] + $0.pastIncarnations }
+          + [ReplicaStore.mintReplicaID(using: &random)])
+      claimed =
+        random.chance(0.5)
+        ? Dot.maximumCounter
+        : HouseholdState.plausibleWritesPerReplica + UInt64(random.int(in: 1...1_000_000))
+    }
     if random.chance(0.3) {
       for key in forged.categories.keys(holdingDotsOf: [target]) {
         forged.categories.remove(key)
@@ -155,7 +165,9 @@ extension Simulation {
     var peerReplica = devices[peer].replica!
     let honest = (devices[peer].sessions[receiver] ?? SyncSession()).message(from: &peerReplica)
     let receiverSequence = devices[receiver].replica!.changeLog.sequence
-    let jump = UInt64(random.int(in: 1...1_000_000))
+    // Just ahead, which the sender's own changes soon overtake (then a delta starting there
+    // would skip the changes between), or far ahead.
+    let jump = UInt64(random.chance(0.7) ? random.int(in: 1...20) : random.int(in: 21...1_000_000))
     var acknowledged = honest.acknowledged
     var through = honest.through
     var since = honest.since

@@ -118,6 +118,8 @@ extension Simulation {
         report.refusedClockSkew += 1
       case .deltaSkipsChanges:
         report.defences.refusedSkippingDeltas += 1
+      case .implausibleClaim:
+        report.defences.refusedForgedClaims += 1
       default:
         unexpectedFailures.append(
           "step \(step): \(name(receiver)) merging from \(name(sender)): \(error)")

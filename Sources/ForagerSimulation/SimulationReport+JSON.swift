@@ -34,6 +34,7 @@ extension SimulationReport {
     writer.field("failed_publications", defences.failedPublications)
     writer.field("forged_claims", defences.forgedClaims)
     writer.field("ignored_acknowledgments", defences.ignoredAcknowledgments)
+    writer.field("refused_forged_claims", defences.refusedForgedClaims)
     writer.field("refused_skipping_deltas", defences.refusedSkippingDeltas)
     writer.field("refused_unreadable", defences.refusedUnreadable)
     writer.field("reissued_records", defences.reissuedRecords)

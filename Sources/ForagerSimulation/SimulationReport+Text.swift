@@ -37,7 +37,7 @@ extension SimulationReport {
     if c.transport == .folder || c.hostileRate > 0 {
       let d = defences
       lines.append(
-        "defences    \(d.refusedUnreadable) unreadable messages and \(d.refusedSkippingDeltas) deltas skipping changes refused, \(d.ignoredAcknowledgments) acknowledgments of unmade changes ignored, \(d.forgedClaims) forged claims found and \(d.reissuedRecords) records written again, \(d.damagedJournals) damaged journals read up to the damage, \(d.skippedFolderEntries) folder entries skipped, \(d.failedPublications) publications stopped by the disk"
+        "defences    \(d.refusedUnreadable) unreadable messages, \(d.refusedSkippingDeltas) deltas skipping changes and \(d.refusedForgedClaims) states claiming more than any device writes refused, \(d.ignoredAcknowledgments) acknowledgments of unmade changes ignored, \(d.forgedClaims) forged claims found and \(d.reissuedRecords) records written again, \(d.damagedJournals) damaged journals read up to the damage, \(d.skippedFolderEntries) folder entries skipped, \(d.failedPublications) publications stopped by the disk"
       )
     }
     lines.append(

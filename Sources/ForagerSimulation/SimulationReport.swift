@@ -100,6 +100,8 @@ public struct SimulationReport: Sendable {
     public var refusedSkippingDeltas = 0
     /// Acknowledgments ignored because they named a change the receiver never made.
     public var ignoredAcknowledgments = 0
+    /// States refused for claiming more writes of a replica than any device makes.
+    public var refusedForgedClaims = 0
     /// Forged claims on a device's own incarnations that a merge found.
     public var forgedClaims = 0
     /// Records written again because a forged claim named their writes.

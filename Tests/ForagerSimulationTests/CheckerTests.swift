@@ -71,12 +71,12 @@ import Testing
     #expect(report.staleDeltasDiscarded > 0)
   }
 
-  /// A replica that takes every claim on its own writes at its word, as before ADR 0029: the
-  /// hostile peer's forged claims make peers drop its writes as already seen.
+  /// A replica that takes every claim at its word, as before ADR 0029: the hostile peer's
+  /// forged claims make peers drop a device's writes as already seen.
   @Test func trustingForgedClaimsLosesAcknowledgedWrites() throws {
     var configuration = SimulationConfiguration(seed: 1)
     configuration.steps = 600
-    configuration.hostileRate = 0.03
+    configuration.hostileRate = 0.1
     configuration.fault = .trustsForgedClaims
     let report = Simulation.run(configuration)
     #expect(!report.holds)
@@ -86,6 +86,6 @@ import Testing
     configuration.fault = nil
     let sound = Simulation.run(configuration)
     #expect(sound.holds, "\(sound.text)")
-    #expect(sound.defences.forgedClaims > 0 && sound.defences.reissuedRecords > 0)
+    #expect(sound.defences.refusedForgedClaims > 0 && sound.defences.reissuedRecords > 0)
   }
 }

@@ -94,32 +94,35 @@ import Testing
 @Suite struct HostileSimulationTests {
   @Test(arguments: SimulationTests.seeds.prefix(2))
   func messagesSurviveTheHostilePeer(seed: UInt64) {
-    var configuration = SimulationTests.shortRun(seed: seed, steps: 2_500)
-    configuration.hostileRate = 0.03
-    let report = Simulation.run(configuration)
-    #expect(report.holds, "\(report.text)")
-    for act in HostileAct.acts(for: .messages) {
-      #expect(report.hostileActs[act.rawValue, default: 0] > 0, "\(act.rawValue) never played")
-    }
+    let report = Self.run(seed: seed, steps: 2_500, transport: .messages, hostileRate: 0.03)
     let defences = report.defences
     #expect(defences.refusedUnreadable > 0 && defences.refusedSkippingDeltas > 0)
-    #expect(defences.ignoredAcknowledgments > 0 && defences.reissuedRecords > 0)
+    #expect(defences.ignoredAcknowledgments > 0 && defences.refusedForgedClaims > 0)
+    #expect(defences.reissuedRecords > 0)
   }
 
   @Test func theFolderSurvivesTheHostilePeer() {
-    var configuration = SimulationTests.shortRun(seed: 2, steps: 1_000)
-    configuration.transport = .folder
-    configuration.hostileRate = 0.05
-    let report = Simulation.run(configuration)
-    #expect(report.holds, "\(report.text)")
-    for act in HostileAct.acts(for: .folder) {
-      #expect(report.hostileActs[act.rawValue, default: 0] > 0, "\(act.rawValue) never played")
-    }
+    let report = Self.run(seed: 2, steps: 1_000, transport: .folder, hostileRate: 0.05)
     let defences = report.defences
     #expect(defences.damagedJournals > 0 && defences.failedPublications > 0)
-    #expect(defences.reissuedRecords > 0)
+    #expect(defences.refusedForgedClaims > 0)
     #expect(report.folderSyncs > 0 && report.messagesSent == 0)
     // The same run again is the same, byte for byte: real files and all.
-    #expect(Simulation.run(configuration).text == report.text)
+    #expect(Simulation.run(report.configuration).text == report.text)
+  }
+
+  /// A run that must hold and play every act against its transport.
+  static func run(
+    seed: UInt64, steps: Int, transport: SimulationTransport, hostileRate: Double
+  ) -> SimulationReport {
+    var configuration = SimulationTests.shortRun(seed: seed, steps: steps)
+    configuration.transport = transport
+    configuration.hostileRate = hostileRate
+    let report = Simulation.run(configuration)
+    #expect(report.holds, "\(report.text)")
+    for act in HostileAct.acts(for: transport) {
+      #expect(report.hostileActs[act.rawValue, default: 0] > 0, "\(act.rawValue) never played")
+    }
+    return report
   }
 }

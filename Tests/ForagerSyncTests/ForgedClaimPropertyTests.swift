@@ -7,8 +7,9 @@ import SharedSupport
 import Testing
 
 /// Forged states that claim writes a replica has not made (past what any device writes, up to
-/// 2⁴⁰), about honest devices' current incarnations, their earlier ones and replicas that do not exist,
-/// reach random honest devices among their syncs, edits and restarts. After the honest devices
+/// 2⁴⁰, about honest devices' current incarnations, their earlier ones and replicas that do not
+/// exist; or a little past what a device wrote, sent to that device) reach random honest
+/// devices among their syncs, edits and restarts. After the honest devices
 /// keep syncing, every category any of them created is on every one, and they are equal: no
 /// claim hid a write for good, and no device lost its own records to one (ADR 0029).
 ///
@@ -64,15 +65,20 @@ import Testing
         let source = devices[random.int(in: 0..<devices.count)]
         let victim = devices[random.int(in: 0..<devices.count)]
         let targets = [victim.replicaID] + victim.pastIncarnations + ["nobody-yet"]
-        let target = targets[random.int(in: 0..<targets.count)]
-        // Past what any device writes (2³²), up to the bound: what the device tells for
-        // forged on any of its incarnations. A smaller claim on its current one it tells only
-        // if it sees it before its writes or a restart overtake it (MergeGuardTests; ADR 0029,
+        var target = targets[random.int(in: 0..<targets.count)]
+        // Past what any device writes (2³²), up to the bound: every replica refuses it. Or a
+        // little past what the merging device's current incarnation wrote, which it alone
+        // tells, when it sees it before its writes or a restart overtake it (ADR 0029,
         // "Limits").
-        let claimed =
+        var claimed =
           random.chance(0.5)
           ? Dot.maximumCounter
           : HouseholdState.plausibleWritesPerReplica + UInt64(random.int(in: 1...1_000_000))
+        if random.chance(0.5) {
+          target = devices[index].replicaID
+          claimed =
+            devices[index].state.greatestClaim(of: target) + UInt64(random.int(in: 1...1_000))
+        }
         var forged = source.state
         if random.chance(0.5) {
           for key in forged.categories.keys(holdingDotsOf: [target]) {

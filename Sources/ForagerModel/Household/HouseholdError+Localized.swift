@@ -30,6 +30,7 @@ extension HouseholdError: LocalizedError {
     case .unknownCategory(let key): "There is no category “\(key.rawValue)”."
     case .categoryNameTaken(let name, _): "A category named “\(name)” already exists."
     case .claimsUnmadeWrites: "Data from another device claims changes this device never made."
+    case .implausibleClaim: "Data from another device claims more changes than any device makes."
     case .unsoundMerge: "Data from another device is damaged."
     case .massRemoval(let removed, let live):
       "Data from another device would delete \(removed) of \(live) records."
@@ -61,7 +62,8 @@ extension HouseholdError: LocalizedError {
     case .fixedSharingScope: "Remove the member instead, if they should no longer see anything."
     case .blankName: "Type a name with letters, digits or symbols."
     case .categoryNameTaken: "Choose another name, or use the existing category."
-    case .claimsUnmadeWrites, .unsoundMerge, .tooManyReplicas, .tooManyIntervals:
+    case .claimsUnmadeWrites, .implausibleClaim, .unsoundMerge, .tooManyReplicas,
+      .tooManyIntervals:
       "Nothing was changed. Update the app on the other device, or sync from a device whose data is intact."
     case .massRemoval, .removesOwnerOrEveryMember:
       "Nothing was changed. If this was intended, confirm it on this device."

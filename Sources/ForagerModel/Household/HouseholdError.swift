@@ -54,6 +54,11 @@ public enum HouseholdError: Error, Hashable, Sendable {
   /// first (``MergeReport/forgedClaims``, docs/decisions/0029). Kept for callers that match
   /// it.
   case claimsUnmadeWrites(ReplicaID)
+  /// The state claims writes of `replica` past what any device makes (2³²), up to `claimed`,
+  /// and this replica's state does not carry that claim already: it is forged. Refused at
+  /// every hop, so that no honest replica relays it and no peer drops that replica's writes as
+  /// already seen (docs/decisions/0029).
+  case implausibleClaim(ReplicaID, claimed: UInt64)
   /// Merging would leave the household unsound (two records for one key, a reference to
   /// nothing); the problems found, the first few.
   case unsoundMerge([String])
@@ -115,6 +120,8 @@ extension HouseholdError: CustomStringConvertible {
       "Cannot rename a category to \(quotedForMessage(name)): category \(quotedForMessage(key.rawValue)) has that name"
     case .claimsUnmadeWrites(let replica):
       "Refused a state that claims writes of this replica (\(quotedForMessage(replica.rawValue))) it never made: it is forged or damaged"
+    case .implausibleClaim(let replica, let claimed):
+      "Refused a state that claims \(claimed) writes of replica \(quotedForMessage(replica.rawValue)), more than any device makes: it is forged"
     case .unsoundMerge(let problems):
       "Refused a state that would leave the household unsound: \(problems.joined(separator: "; "))"
     case .massRemoval(let removed, let live):

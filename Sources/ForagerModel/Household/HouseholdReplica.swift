@@ -40,10 +40,11 @@ public struct HouseholdReplica: Sendable {
   /// random numbers when `nil`, as in every app; a seeded generator's state in the simulator,
   /// whose runs must repeat byte for byte.
   package var incarnationSeed: UInt64?
-  /// Whether a merge checks the incoming state's claims on this device's own writes
-  /// (docs/decisions/0029). Always in an app; the simulator turns it off to show that its
-  /// hostile peer finds what a replica that trusts every claim loses.
-  package var checksClaimsOnOwnWrites = true
+  /// Whether a merge checks the incoming state's claims: refuses one past what any device
+  /// writes, and answers one on this device's own writes (docs/decisions/0029). Always in an
+  /// app; the simulator turns it off to show that its hostile peer finds what a replica that
+  /// trusts every claim loses.
+  package var checksClaims = true
 
   /// This replica's id.
   public var replicaID: ReplicaID { clock.replica }
@@ -259,13 +260,24 @@ extension HouseholdReplica {
     guard remote.normalizerVersion <= NormalizerVersion.current else {
       throw .newerNormalizer(found: remote.normalizerVersion, supported: .current)
     }
+    // A claim past what any device writes is forged, whoever it names: refused by every
+    // replica, so that none relays it and none drops a device's writes as already seen, which
+    // the device could not write again had it lost them to a restore from a backup. Unless
+    // this state carries it already (an earlier build merged it): that one is answered below.
+    if checksClaims,
+      let (replica, claimed) = remote.implausibleClaims.first(where: { claim in
+        state.greatestClaim(of: claim.replica) < claim.claimed
+      })
+    {
+      throw .implausibleClaim(replica, claimed: claimed)
+    }
     // This device made every write of its incarnations: a claim beyond them is forged, and
     // whoever merged it drops those writes as seen or removes them. So before merging, the
     // records holding their writes are written again under an incarnation no claim names
     // (this one, or a fresh one when this one's future was claimed). The claim itself then
     // harms nothing and merges like the rest, so that every device converges
     // (docs/decisions/0029).
-    let claimed = checksClaimsOnOwnWrites ? claimedIncarnations(by: remote) : []
+    let claimed = checksClaims ? claimedIncarnations(by: remote) : []
     var reissued = 0
     if !claimed.isEmpty {
       if claimed.contains(replicaID) { moveToFreshIncarnation() }
@@ -343,7 +355,7 @@ extension HouseholdReplica {
         throw .clockSkew(error)
       }
     }
-    let claimed = checksClaimsOnOwnWrites ? claimedIncarnations(by: delta) : []
+    let claimed = checksClaims ? claimedIncarnations(by: delta) : []
     if !claimed.isEmpty {
       if claimed.contains(replicaID) { moveToFreshIncarnation() }
       _ = reissueWrites(of: Set(claimed))

@@ -86,6 +86,13 @@ extension HouseholdState {
   /// seven weeks without a restart (each open is a new incarnation).
   package static let plausibleWritesPerReplica: UInt64 = 1 << 32
 
+  /// The greatest write of `replica` any of this state's contexts claims; 0 when none does.
+  ///
+  /// - Complexity: O(1) per map.
+  package func greatestClaim(of replica: ReplicaID) -> UInt64 {
+    (contexts + [moves.context]).map { $0.maximum(of: replica) }.max() ?? 0
+  }
+
   /// The replicas whose writes this state claims beyond what any device makes, with the
   /// greatest number claimed: a forged state. Merged, it makes every replica drop those
   /// replicas' later writes as already seen, until their device writes them again (ADR 0029).
