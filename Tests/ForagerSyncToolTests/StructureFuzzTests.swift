@@ -158,9 +158,11 @@ struct StructureFuzzTests {
       _ = try replica.getOrCreateCategory(displayName: "Fuzz \(index)")
       try replica.recordUse(ofIngredient: "fuzz \(index)")
       var change = replica.takeLocalDelta()!
-      if index == 0, let other = replicas.last {
-        try replica.merge(other.state)
-        change.merge(other.state)
+      // A peer's edits of every kind, as a keyed delta (a change that does not name the keys
+      // it removes is saved as a snapshot).
+      if index == 0, var other = replicas.last, let edits = other.takeLocalDelta() {
+        try replica.merge(edits)
+        change.merge(edits)
       }
       #expect(try store.append(change, of: replica) == .line)
     }
