@@ -155,16 +155,11 @@ extension HouseholdState {
 }
 
 extension HouseholdState {
-  /// Whether this delta, a line for the device's own journal, might remove more records than
-  /// `policy` lets a merge remove from the state it was made on, which holds `remaining` live
-  /// records after it. At worst it removed every key it retires and added every record it
-  /// holds, so the state before held `remaining` less those plus these; a delta that does not
-  /// name the keys it retires is taken to. Replaying such a line would be refused
-  /// (``HouseholdReplica/replay(_:clockReading:policy:)``), so its store writes a snapshot
-  /// instead.
+  /// How many keys this delta retires across its maps (an upper bound on the records merging
+  /// it removes), or `nil` when it does not name them (a full state, an unkeyed delta).
   ///
   /// - Complexity: O(1) per map.
-  package func removesBeyond(_ policy: MergePolicy, leaving remaining: Int) -> Bool {
+  package var retiredKeyCount: Int? {
     struct Retired: HouseholdMapVisitor {
       let state: HouseholdState
       var count: Int? = 0
@@ -175,7 +170,32 @@ extension HouseholdState {
     }
     var retired = Retired(state: self)
     Self.forEachMap(&retired)
-    guard let count = retired.count else { return true }
+    return retired.count
+  }
+
+  /// Whether this delta, a line for the device's own journal, might remove more records than
+  /// `policy` lets a merge remove from the state it was made on, which holds `remaining` live
+  /// records after it. At worst it removed every key it retires and added every record it
+  /// holds, so the state before held `remaining` less those plus these; a delta that does not
+  /// name the keys it retires is taken to. Replaying such a line would be refused
+  /// (``HouseholdReplica/replay(_:clockReading:policy:)``), so its store writes a snapshot
+  /// instead.
+  ///
+  /// - Complexity: O(1) per map.
+  package func removesBeyond(_ policy: MergePolicy, leaving remaining: Int) -> Bool {
+    guard let count = retiredKeyCount else { return true }
     return !policy.allows(removing: count, of: max(0, remaining - recordCount) + count)
+  }
+
+  /// Whether merging this delta into a state of `live` records surely stays within `policy`:
+  /// it names the keys it retires, few enough for the policy, and no member among them.
+  /// Replaying such a journal line needs no removal count.
+  ///
+  /// - Complexity: O(1) per map.
+  package func removesWithin(_ policy: MergePolicy, of live: Int) -> Bool {
+    guard let count = retiredKeyCount, members.kernel.retiredKeys?.isEmpty ?? false else {
+      return false
+    }
+    return policy.allows(removing: count, of: live)
   }
 }
