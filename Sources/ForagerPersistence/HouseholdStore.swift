@@ -219,7 +219,7 @@ extension HouseholdStore {
   /// - Parameter peer: The app's name for the peer (its device or connection); one session is
   ///   kept per name for the store's life.
   public func syncMessage(forPeer peer: String) -> SyncMessage {
-    (sessions[peer] ?? SyncSession()).message(from: &replica)
+    sessions[peer, default: SyncSession()].message(from: &replica)
   }
 
   /// Merges a message from `peer` (``SyncSession/receive(_:into:policy:)``): a delta addressed

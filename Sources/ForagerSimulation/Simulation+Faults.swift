@@ -142,11 +142,8 @@ extension Simulation {
       syncThroughFolder(receiver)
       return devices[receiver].replica!.state.version != before
     }
-    let request = (devices[receiver].sessions[sender] ?? SyncSession()).message(
-      from: &devices[receiver].replica!)
-    receive(request, from: receiver, into: sender)
-    let reply = (devices[sender].sessions[receiver] ?? SyncSession()).message(
-      from: &devices[sender].replica!)
+    receive(sessionMessage(from: receiver, to: sender), from: receiver, into: sender)
+    let reply = sessionMessage(from: sender, to: receiver)
     return receive(reply, from: sender, into: receiver)
   }
 

@@ -162,12 +162,18 @@ extension Simulation {
     let peers = householdDevices[household].filter { $0 != receiver && devices[$0].isUp }
     guard !peers.isEmpty else { return }
     let peer = random.pick(peers)
+    // What the peer's session would send now, made on copies: the peer sends nothing.
     var peerReplica = devices[peer].replica!
-    let honest = (devices[peer].sessions[receiver] ?? SyncSession()).message(from: &peerReplica)
+    var peerSession = devices[peer].sessions[receiver] ?? SyncSession()
+    let honest = peerSession.message(from: &peerReplica)
     let receiverSequence = devices[receiver].replica!.changeLog.sequence
     // Just ahead, which the sender's own changes soon overtake (then a delta starting there
-    // would skip the changes between), or far ahead.
-    let jump = UInt64(random.chance(0.7) ? random.int(in: 1...20) : random.int(in: 21...1_000_000))
+    // would skip the changes between), or far ahead. A `through` only far ahead: one the
+    // sender's changes reach is out of reach when the message carrying them is lost
+    // (docs/security.md).
+    let jump = UInt64(
+      act != .forgedThrough && random.chance(0.7)
+        ? random.int(in: 1...20) : random.int(in: 1_000...1_000_000))
     var acknowledged = honest.acknowledged
     var through = honest.through
     var since = honest.since

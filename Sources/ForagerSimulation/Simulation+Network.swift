@@ -20,8 +20,7 @@ extension Simulation {
       syncThroughFolder(sender)
       return
     }
-    let session = devices[sender].sessions[peer] ?? SyncSession()
-    let message = session.message(from: &devices[sender].replica!)
+    let message = sessionMessage(from: sender, to: peer)
     if message.isDelta { report.deltas += 1 } else { report.fullStates += 1 }
     let wire = Message(
       sequence: network.makeSequence(), from: sender, to: peer, payload: .message(message),
@@ -40,6 +39,14 @@ extension Simulation {
       report.duplicated += 1
       network.send(wire, arrivingAt: step + delay())
     }
+  }
+
+  /// What `sender`'s session with `peer` sends it now (the session notes what it sent).
+  mutating func sessionMessage(from sender: Int, to peer: Int) -> SyncMessage {
+    var session = devices[sender].sessions[peer] ?? SyncSession()
+    let message = session.message(from: &devices[sender].replica!)
+    devices[sender].sessions[peer] = session
+    return message
   }
 
   /// Steps until arrival: one to three, or held back up to thirty more when reordered.

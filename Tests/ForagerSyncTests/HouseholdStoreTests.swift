@@ -131,7 +131,7 @@ import Testing
     try await store!.flush()
     #expect(try #require(try ReplicaStore.storedState(at: file)).categories.count == 2)
     _ = try tablet.getOrCreateCategory(displayName: "Bakery")
-    let session = SyncSession()
+    var session = SyncSession()
     try await store!.receive(session.message(from: &tablet), fromPeer: "tablet")
     try await store!.edit { _ = try $0.getOrCreateCategory(displayName: "Frozen") }
     try await store!.flush()

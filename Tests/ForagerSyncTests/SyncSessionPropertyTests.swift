@@ -34,6 +34,10 @@ struct SyncSessionPropertyTests {
     /// `from` sends `to` its message with the acknowledgment replaced by `value` (modulo one
     /// more than `from`'s last change number plus three): a forged or replayed acknowledgment.
     case forgeAcknowledgment(from: Int, to: Int, value: Int)
+    /// `from` sends `to` its message claiming `ahead` more changes than it has made: a forged
+    /// `through` past anything `from` sends in a run. (One that `from`'s next changes reach is
+    /// out of reach when the message carrying them is lost: docs/security.md.)
+    case forgeThrough(from: Int, to: Int, ahead: Int)
 
     var description: String {
       switch self {
@@ -46,6 +50,8 @@ struct SyncSessionPropertyTests {
       case .shrinkLog(let device): "d\(device): shrink the change log"
       case .forgeAcknowledgment(let from, let to, let value):
         "d\(from) → d\(to) with a forged acknowledgment (\(value))"
+      case .forgeThrough(let from, let to, let ahead):
+        "d\(from) → d\(to) with a through \(ahead) ahead"
       }
     }
   }
@@ -86,6 +92,15 @@ struct SyncSessionPropertyTests {
       if to >= from { to += 1 }
       steps.insert(
         .forgeAcknowledgment(from: from, to: to, value: random.int(in: 0...1_000)),
+        at: random.int(in: 0...steps.count))
+    }
+    // Drawn after the acknowledgments, so that their seeds keep their steps.
+    for _ in 0..<random.int(in: 0...4) {
+      let from = random.int(in: 0..<devices)
+      var to = random.int(in: 0..<(devices - 1))
+      if to >= from { to += 1 }
+      steps.insert(
+        .forgeThrough(from: from, to: to, ahead: random.int(in: 1_000...1_000_000)),
         at: random.int(in: 0...steps.count))
     }
     return steps
@@ -196,6 +211,16 @@ struct SyncSessionPropertyTests {
             InFlight(
               from: from, to: to, bytes: forged.encoded(),
               senderState: devices[from].replica.state))
+        case .forgeThrough(let from, let to, let ahead):
+          let real = devices[from].message(for: to)
+          let forged = SyncMessage(
+            household: real.household, sender: real.sender,
+            through: real.through + UInt64(ahead), since: real.since, recipient: real.recipient,
+            acknowledged: real.acknowledged, state: real.state)
+          network.append(
+            InFlight(
+              from: from, to: to, bytes: forged.encoded(),
+              senderState: devices[from].replica.state))
         }
       }
       return try settle(&devices)
@@ -254,9 +279,10 @@ struct SyncSessionPropertyTests {
   }
 
   /// The same with forged and replayed acknowledgments on the network, of any number up to a
-  /// few past the receiver's last change: a sender never skips a change for good, since a
-  /// delta that starts past what its receiver merged is refused, and the receiver's next
-  /// acknowledgment (taken as said, lower ones too) sets where the sender starts.
+  /// few past the receiver's last change, and `through` values a few past the sender's: a
+  /// sender never skips a change for good, since a delta that starts past what its receiver
+  /// merged is refused, the receiver's next acknowledgment (taken as said, lower ones too)
+  /// sets where the sender starts, and one past what the sender's session sent is ignored.
   @Test func forgedAcknowledgmentsNeverSkipAChange() {
     if let failure = checkProperty(
       "sync sessions with forged acknowledgments", iterations: 300,

@@ -149,7 +149,7 @@ import Testing
     #expect(
       throws: HouseholdError.differentHousehold(local: Self.household, remote: stranger.householdID)
     ) {
-      try session.receive(SyncSession().message(from: &stranger), into: &phone)
+      try session.receive(SyncSession.fresh(from: &stranger), into: &phone)
     }
     #expect(session.peer == nil)
   }
@@ -160,7 +160,7 @@ import Testing
     var (phone, tablet) = Self.pair()
     _ = try phone.getOrCreateCategory(displayName: "Produce")
     _ = try tablet.getOrCreateCategory(displayName: "Bakery")
-    let full = SyncSession().message(from: &phone)
+    let full = SyncSession.fresh(from: &phone)
     #expect(try SyncMessage(decoding: full.encoded()) == full)
     #expect(try SyncMessage(decoding: full.json()) == full)
     // A state compresses: the bytes are a gzip member, and smaller than the JSON.
@@ -184,7 +184,7 @@ import Testing
 
   @Test func compressedBytesThatDoNotDecompressAreRefused() throws {
     var (phone, _) = Self.pair()
-    let message = SyncSession().message(from: &phone)
+    let message = SyncSession.fresh(from: &phone)
     let bytes = message.encoded()
     func refusal(_ bytes: [UInt8], maximumSize: Int = SyncMessage.defaultMaximumSize)
       -> SyncMessageError?
@@ -215,7 +215,7 @@ import Testing
 
   @Test func bytesThatAreNotAMessageAreRefused() throws {
     var (phone, _) = Self.pair()
-    let message = SyncSession().message(from: &phone)
+    let message = SyncSession.fresh(from: &phone)
     let bytes = message.json()
     let through = #","through":\#(message.through)"#
     let text = String(decoding: bytes, as: UTF8.self)

@@ -153,3 +153,11 @@ public enum RandomHousehold {
     }
   }
 }
+
+extension SyncSession {
+  /// The first message of a new session: the full state.
+  public static func fresh(from replica: inout HouseholdReplica) -> SyncMessage {
+    var session = SyncSession()
+    return session.message(from: &replica)
+  }
+}

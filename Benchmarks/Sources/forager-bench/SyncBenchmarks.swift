@@ -52,8 +52,8 @@ enum SyncBenchmarks {
       let equal = Lazy { acknowledged(n) { _ in } }
       // A session's first message: the phone's whole state.
       let full = Lazy {
-        var phone = edited.value.0
-        return SyncSession().message(from: &phone)
+        var (phone, session) = (edited.value.0, SyncSession())
+        return session.message(from: &phone)
       }
       let message = Lazy {
         var (phone, session, _) = edited.value
@@ -64,9 +64,13 @@ enum SyncBenchmarks {
       ) -> Benchmark {
         Benchmark(
           name, n: n, prepare: { (Unique(pair.value.0), pair.value.1) },
-          bytes: { input in input.0.update { input.1.message(from: &$0).encoded().count } }
+          bytes: { input in
+            var session = input.1
+            return input.0.update { session.message(from: &$0).encoded().count }
+          }
         ) { input in
-          blackHole(input.0.update { input.1.message(from: &$0) })
+          var session = input.1
+          blackHole(input.0.update { session.message(from: &$0) })
         }
       }
       return [

@@ -38,10 +38,13 @@ public struct SyncSession: Sendable {
   public private(set) var peer: PeerProgress?
   /// The incarnation of this replica that the peer's acknowledgments are about.
   private var local: ReplicaID?
-  /// How many acknowledgments this session ignored because they named a change this replica
-  /// never made (a forged or corrupt message): each would have made the next deltas skip
-  /// changes for good.
+  /// How many acknowledgments this session ignored because they named a change this session
+  /// never sent the peer (a forged acknowledgment, or one that answers a forged `through`):
+  /// each would have made the next deltas skip changes for good.
   public private(set) var ignoredAcknowledgments = 0
+  /// The greatest ``SyncMessage/through`` this session put in a message: no peer can have
+  /// merged more of this replica's changes through it.
+  private var sentThrough: UInt64 = 0
 
   /// A session with a peer not heard from yet: its first message is a full state.
   public init() {}
@@ -49,13 +52,15 @@ public struct SyncSession: Sendable {
   /// What to send the peer now: a delta of the changes after the last one it acknowledged,
   /// addressed to its incarnation, or the full state while it has acknowledged none (or one
   /// the change log no longer reaches). Making it marks the local writes it carries, so that
-  /// the next delta after them leaves them out; the state does not change.
+  /// the next delta after them leaves them out, and notes the last change it carries, past
+  /// which no acknowledgment is taken; the state does not change.
   ///
   /// - Complexity: O(size of the changes the peer lacks) for a delta; O(size of the state) for
   ///   a full state.
-  public func message(from replica: inout HouseholdReplica) -> SyncMessage {
+  public mutating func message(from replica: inout HouseholdReplica) -> SyncMessage {
     replica.changeLog.seal(recordCount: replica.state.recordCount)
     let through = replica.changeLog.sequence
+    sentThrough = max(sentThrough, through)
     func full() -> SyncMessage {
       SyncMessage(
         household: replica.householdID, sender: replica.replicaID, through: through, since: nil,
@@ -110,17 +115,27 @@ public struct SyncSession: Sendable {
         try message.state.map { state throws(HouseholdError) in
           try replica.merge(state, policy: policy, from: message.sender)
         } ?? MergeReport()
-      progress.merged = max(progress.merged ?? 0, message.through)
+      // A full state holds every change up to its `through` and promises nothing past it: a
+      // number above it, learned from a forged `through`, goes, so that this replica stops
+      // acknowledging changes the sender never sent (which it ignores) and deltas resume.
+      progress.merged =
+        message.isDelta ? max(progress.merged ?? 0, message.through) : message.through
     }
     if message.recipient == replica.replicaID {
-      // No peer can have merged a change this replica never made: such an acknowledgment is
-      // forged or corrupt, and obeying it would start every later delta after changes the peer
-      // never got, which no one would send again. Any other is the peer's word as it last said
-      // it, lower ones and none included: a lower one only has changes sent again (none: the
-      // whole state), and it is how a peer that refused a delta starting past what it merged
-      // gets the changes between.
-      if let acknowledged = message.acknowledged, acknowledged > replica.changeLog.sequence {
+      // No peer can have merged a change this session never sent it: such an acknowledgment is
+      // forged, or answers a forged `through` (one just ahead that this replica's changes then
+      // overtook), and obeying it would start every later delta after changes the peer never
+      // got, which no one would send again. Any other is the peer's word as it last said it,
+      // lower ones and none included: a lower one only has changes sent again (none: the whole
+      // state), and it is how a peer that refused a delta starting past what it merged gets
+      // the changes between.
+      if let acknowledged = message.acknowledged,
+        acknowledged > min(sentThrough, replica.changeLog.sequence)
+      {
+        // The next message is the whole state, which sets what the peer holds of this replica
+        // back to what it was sent, so that its acknowledgments count again.
         ignoredAcknowledgments += 1
+        progress.acknowledged = nil
       } else {
         progress.acknowledged = message.acknowledged
       }
