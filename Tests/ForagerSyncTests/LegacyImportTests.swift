@@ -70,6 +70,22 @@ struct LegacyImportTests {
     #expect(phone.state.invariantViolations().isEmpty)
   }
 
+  /// The export's dates may be ahead of the device's clock (here the clock reads 1 s after
+  /// 1970): a rename made after the import still wins, where it once lost its name to the
+  /// imported one and left the category under a key its name did not have, which every peer
+  /// refused as unsound (`SyncSessionPropertyTests`, seed 10775331718046143212).
+  @Test func anEditAfterTheImportWinsOverTheExportsDates() throws {
+    var device = HouseholdReplica(
+      state: HouseholdModel.initialState, member: HouseholdModel.member,
+      clock: HybridClock(replica: "d2", wallClock: .fixed(1_000)))
+    HouseholdModel.perform(.importLegacy, on: &device)
+    let pantry = try #require(device.category(named: "Pantry"))
+    try device.renameCategory(pantry.key, to: "milk ")
+    let renamed = try #require(device.category(named: "milk"))
+    #expect(renamed.displayName == "milk " && renamed.key.rawValue == "milk")
+    #expect(device.state.invariantViolations().isEmpty)
+  }
+
   @Test func importingTwiceChangesNothing() throws {
     var phone = device("phone")
     try phone.importLegacy(try export())

@@ -155,6 +155,11 @@ extension HouseholdReplica {
       write(\.meals, keeper.slot, meal)
       report.imported += 1
     }
+    // The records carry the export's dates, which may be ahead of this device's clock (a clock
+    // set back, an export from a device whose clock ran ahead): the clock goes past them, so
+    // that this device's next edit of an imported record wins over its imported value. (Past
+    // the skew bound it stays: peers refuse such a state anyway.)
+    if let greatest = state.greatestTimestamp { try? clock.observe(greatest) }
     return report
   }
 
