@@ -254,72 +254,99 @@ extension HouseholdReplica {
   package mutating func merge(
     _ remote: HouseholdState, policy: MergePolicy = .default, from origin: ReplicaID?
   ) throws(HouseholdError) -> MergeReport {
+    try requireMergeable(remote)
+    let implausible = checksClaims ? remote.implausibleClaims : []
+    // A claim past what any device writes is forged, whoever it names: refused by every
+    // replica, so that none relays it and none drops a device's writes as already seen, which
+    // the device could not write again had it lost them to a restore from a backup. Unless
+    // this state carries it already (an earlier build merged it): that one is answered below.
+    if let (replica, claimed) = implausible.first(where: { claim in
+      state.greatestClaim(of: claim.replica) < claim.claimed
+    }) {
+      throw .implausibleClaim(replica, claimed: claimed)
+    }
+    let (claimed, reissued) = answerClaims(in: remote, implausible: implausible)
+    let remote = remote.rekeyed(to: state.normalizerVersion)
+    let observed = try clockObserving(remote, cores: policy.checkingCores)
+    var merge = try mergeInPlace(remote, policy: policy)
+    let problems = state.modelViolations(after: merge.changes)
+    if !problems.isEmpty {
+      merge.undo.apply(to: &state)
+      // A state saved by an older build may carry problems of its own: only those the merge
+      // brings refuse it. Then the merge is made again, to keep.
+      let brought = problemsBrought(problems)
+      if !brought.isEmpty { throw .unsoundMerge(Array(brought.prefix(3))) }
+      merge = try mergeInPlace(remote, policy: policy)
+    }
+    clock = observed
+    keep(merge.removed.records, policy: policy)
+    var report = merge.report
+    report.forgedClaims = claimed
+    report.reissuedRecords = reissued
+    if merge.undo.changedState {
+      changeLog.noteMerge(
+        of: remote, from: origin, recordCount: state.recordCount)
+    }
+    return report
+  }
+
+  /// Refuses a state neither a merge nor a replay can take: another household's, or one keyed
+  /// by a normalizer this build does not know.
+  private func requireMergeable(_ remote: HouseholdState) throws(HouseholdError) {
     guard remote.householdID == householdID else {
       throw .differentHousehold(local: householdID, remote: remote.householdID)
     }
     guard remote.normalizerVersion <= NormalizerVersion.current else {
       throw .newerNormalizer(found: remote.normalizerVersion, supported: .current)
     }
-    // A claim past what any device writes is forged, whoever it names: refused by every
-    // replica, so that none relays it and none drops a device's writes as already seen, which
-    // the device could not write again had it lost them to a restore from a backup. Unless
-    // this state carries it already (an earlier build merged it): that one is answered below.
-    if checksClaims,
-      let (replica, claimed) = remote.implausibleClaims.first(where: { claim in
-        state.greatestClaim(of: claim.replica) < claim.claimed
-      })
-    {
-      throw .implausibleClaim(replica, claimed: claimed)
-    }
-    // This device made every write of its incarnations: a claim beyond them is forged, and
-    // whoever merged it drops those writes as seen or removes them. So before merging, the
-    // records holding their writes are written again under an incarnation no claim names
-    // (this one, or a fresh one when this one's future was claimed). The claim itself then
-    // harms nothing and merges like the rest, so that every device converges
-    // (docs/decisions/0029).
-    let claimed = checksClaims ? claimedIncarnations(by: remote) : []
-    var reissued = 0
-    if !claimed.isEmpty {
-      if claimed.contains(replicaID) { moveToFreshIncarnation() }
-      reissued = reissueWrites(of: Set(claimed))
-    }
-    let remote = remote.rekeyed(to: state.normalizerVersion)
-    let observed = try clockObserving(remote, cores: policy.checkingCores)
-    // The merge is made in place, so that it costs what it changes (a copy would copy every
-    // map it writes); what the checks read of the state before it is taken first, and a
-    // refused merge is undone.
-    let before = MergePolicy.Before(state)
+  }
+
+  /// Answers `remote`'s claims on this device's own incarnations (`implausible` being its
+  /// claims past what any device writes). This device made every write of its incarnations: a
+  /// claim beyond them is forged, and whoever merged it drops those writes as seen or removes
+  /// them. So before merging, the records holding their writes are written again under an
+  /// incarnation no claim names (this one, or a fresh one when this one's future was
+  /// claimed). The claim itself then harms nothing and merges like the rest, so that every
+  /// device converges (docs/decisions/0029).
+  ///
+  /// - Returns: The incarnations claimed, and how many records were written again.
+  private mutating func answerClaims(
+    in remote: HouseholdState, implausible: [(replica: ReplicaID, claimed: UInt64)]
+  ) -> (claimed: [ReplicaID], reissued: Int) {
+    guard checksClaims else { return ([], 0) }
+    let claimed = claimedIncarnations(by: remote, implausible: implausible)
+    guard !claimed.isEmpty else { return ([], 0) }
+    if claimed.contains(replicaID) { moveToFreshIncarnation() }
+    return (claimed, reissueWrites(of: Set(claimed)))
+  }
+
+  /// A merge made in place: what it reports, changed and removed, and how to undo it.
+  private struct InPlaceMerge {
     var report = MergeReport()
     var changes = HouseholdChanges()
-    var removed = RemovalCollector(household: householdID)
+    var removed: RemovalCollector
     var undo = MergeUndo()
-    state.merge(remote, reporting: &report, changes: &changes, removed: &removed, undo: &undo)
+  }
+
+  /// Merges `remote` (re-keyed already) into the state in place, so that it costs what it
+  /// changes (a copy would copy every map it writes), counting what it removes; what the
+  /// policy reads of the state before it is taken first, and a merge the policy refuses is
+  /// undone before it throws.
+  private mutating func mergeInPlace(_ remote: HouseholdState, policy: MergePolicy)
+    throws(HouseholdError) -> InPlaceMerge
+  {
+    let before = MergePolicy.Before(state)
+    var merge = InPlaceMerge(removed: RemovalCollector(household: householdID))
+    state.merge(
+      remote, reporting: &merge.report, changes: &merge.changes, removed: &merge.removed,
+      undo: &merge.undo)
     do {
-      try policy.check(removing: removed.removalsMade, from: before, leaving: state)
+      try policy.check(removing: merge.removed.removalsMade, from: before, leaving: state)
     } catch {
-      undo.apply(to: &state)
+      merge.undo.apply(to: &state)
       throw error
     }
-    let problems = state.modelViolations(after: changes)
-    if !problems.isEmpty {
-      undo.apply(to: &state)
-      // A state saved by an older build may carry problems of its own: only those the merge
-      // brings refuse it. Then the merge is made again, to keep.
-      let brought = problemsBrought(problems)
-      if !brought.isEmpty { throw .unsoundMerge(Array(brought.prefix(3))) }
-      (report, changes) = (MergeReport(), HouseholdChanges())
-      removed = RemovalCollector(household: householdID)
-      state.merge(remote, reporting: &report, changes: &changes, removed: &removed, undo: &undo)
-    }
-    clock = observed
-    keep(removed.records, policy: policy)
-    report.forgedClaims = claimed
-    report.reissuedRecords = reissued
-    if undo.changedState {
-      changeLog.noteMerge(
-        of: remote, from: origin, recordCount: state.recordCount)
-    }
-    return report
+    return merge
   }
 
   /// Merges a change this device's own store kept for the replica (an entry of its journal),
@@ -338,12 +365,7 @@ extension HouseholdReplica {
     _ delta: HouseholdState, clockReading: (wallMilliseconds: UInt64, logical: UInt32)?,
     policy: MergePolicy = .default
   ) throws(HouseholdError) {
-    guard delta.householdID == householdID else {
-      throw .differentHousehold(local: householdID, remote: delta.householdID)
-    }
-    guard delta.normalizerVersion <= NormalizerVersion.current else {
-      throw .newerNormalizer(found: delta.normalizerVersion, supported: .current)
-    }
+    try requireMergeable(delta)
     var observed = try clockObserving(delta)
     if let clockReading {
       do {
@@ -355,31 +377,17 @@ extension HouseholdReplica {
         throw .clockSkew(error)
       }
     }
-    let claimed = checksClaims ? claimedIncarnations(by: delta) : []
-    if !claimed.isEmpty {
-      if claimed.contains(replicaID) { moveToFreshIncarnation() }
-      _ = reissueWrites(of: Set(claimed))
-    }
+    _ = answerClaims(in: delta, implausible: checksClaims ? delta.implausibleClaims : [])
     let delta = delta.rekeyed(to: state.normalizerVersion)
     // A line of this build's edits names the few keys it removes: merged as it is, then
     // checked for the replica and interval bounds. Any other is counted and checked as a
     // peer's state is, and undone when refused.
-    let before = MergePolicy.Before(state)
     if delta.removesWithin(policy, of: state.recordCount) {
+      let before = MergePolicy.Before(state)
       state.merge(delta)
       try policy.check(removing: 0, from: before, leaving: state)
     } else {
-      var report = MergeReport()
-      var changes = HouseholdChanges()
-      var removed = RemovalCollector(household: householdID)
-      var undo = MergeUndo()
-      state.merge(delta, reporting: &report, changes: &changes, removed: &removed, undo: &undo)
-      do {
-        try policy.check(removing: removed.removalsMade, from: before, leaving: state)
-      } catch {
-        undo.apply(to: &state)
-        throw error
-      }
+      _ = try mergeInPlace(delta, policy: policy)
     }
     clock = observed
     changeLog.forgetChanges()

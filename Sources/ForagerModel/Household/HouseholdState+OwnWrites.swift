@@ -8,12 +8,15 @@ internal import SharedSupport
 extension HouseholdReplica {
   /// This device's incarnations whose writes `remote` claims beyond what they made: this one
   /// beyond what this state has seen of it (this replica made every write of it there is),
-  /// an earlier one beyond ``HouseholdState/plausibleWritesPerReplica``.
+  /// an earlier one beyond ``HouseholdState/plausibleWritesPerReplica`` (`implausible`,
+  /// `remote`'s ``HouseholdState/implausibleClaims``).
   ///
   /// - Complexity: O(*r*) over the replicas `remote`'s contexts name, whatever the number of
   ///   incarnations.
-  package func claimedIncarnations(by remote: HouseholdState) -> [ReplicaID] {
-    let implausible = Set(remote.implausibleClaims.map(\.replica))
+  func claimedIncarnations(
+    by remote: HouseholdState, implausible: [(replica: ReplicaID, claimed: UInt64)]
+  ) -> [ReplicaID] {
+    let implausible = Set(implausible.map(\.replica))
     let past = implausible.isEmpty ? [] : pastIncarnations.filter(implausible.contains)
     return (remote.claimsMoreWrites(of: replicaID, than: state) ? [replicaID] : []) + past
   }
@@ -90,7 +93,7 @@ extension HouseholdState {
   ///
   /// - Complexity: O(1) per map.
   package func greatestClaim(of replica: ReplicaID) -> UInt64 {
-    (contexts + [moves.context]).map { $0.maximum(of: replica) }.max() ?? 0
+    claimingContexts.map { $0.maximum(of: replica) }.max() ?? 0
   }
 
   /// The replicas whose writes this state claims beyond what any device makes, with the
@@ -100,7 +103,7 @@ extension HouseholdState {
   /// - Complexity: O(*r*) per map for *r* replicas.
   package var implausibleClaims: [(replica: ReplicaID, claimed: UInt64)] {
     var claims: [ReplicaID: UInt64] = [:]
-    for context in contexts + [moves.context] {
+    for context in claimingContexts {
       for replica in context.replicaIDs {
         let claimed = context.maximum(of: replica)
         if claimed > Self.plausibleWritesPerReplica {

@@ -103,7 +103,7 @@ extension MergePolicy {
     if replicas > HouseholdState.maximumReplicas, replicas > before.replicaCount {
       throw .tooManyReplicas(replicas, maximum: HouseholdState.maximumReplicas)
     }
-    for context in after.contexts + [after.moves.context] {
+    for context in after.claimingContexts {
       if let (replica, count) = context.mostIntervalsOfOneReplica,
         count > CausalContext.maximumIntervalsPerReplica
       {
@@ -143,12 +143,16 @@ extension HouseholdState {
     return gather.contexts
   }
 
+  /// The contexts of every map of records and of the category moves: all this state says it
+  /// has seen, in the model's order.
+  package var claimingContexts: [CausalContext] { contexts + [moves.context] }
+
   /// Whether this state claims a write of `replica` that `local` (that replica's own state)
   /// has not made: a greater counter of it in any map's causal context.
   ///
   /// - Complexity: O(1) per map.
   package func claimsMoreWrites(of replica: ReplicaID, than local: HouseholdState) -> Bool {
-    zip(contexts + [moves.context], local.contexts + [local.moves.context]).contains {
+    zip(claimingContexts, local.claimingContexts).contains {
       $0.maximum(of: replica) > $1.maximum(of: replica)
     }
   }
