@@ -54,7 +54,7 @@ extension Simulation {
     return text.replacingOccurrences(of: folderRoot.path + "/", with: "")
   }
 
-  /// The device syncs through its household's folder as `SyncFolder.sync` does: merges what
+  /// The device syncs through its household's folder with `SyncFolder`'s own sync: merges what
   /// each peer's files gained (each through the replica's merge, whose report it reads), then
   /// publishes what changed, and saves.
   mutating func syncThroughFolder(_ index: Int) {
@@ -70,22 +70,22 @@ extension Simulation {
     let before = replica.state.version
     var merged: [MergeReport] = []
     let outcome = Result { () throws(SyncFolderError) in
-      try folder.mergePeerFiles(of: replica.householdID, progress: &progress) {
+      try folder.sync(household: replica.householdID, progress: &progress) {
         state throws(HouseholdError) in
         merged.append(try replica.merge(state))
+      } publish: { progress throws(StoreError) in
+        try folder.publish(&replica, progress: &progress)
       }
-    }
-    do {
-      try folder.publish(&replica, progress: &progress)
-    } catch {
-      report.defences.failedPublications += 1
-      record(
-        "\(name(index)) cannot publish to the folder: \(withoutFolderRoot(error.description))",
-        device: index)
     }
     devices[index].replica = replica
     devices[index].folderProgress = progress
     switch outcome {
+    case .failure(.publishFailed(let error)):
+      // What the merges did stays merged; the next sync publishes it.
+      report.defences.failedPublications += 1
+      record(
+        "\(name(index)) cannot publish to the folder: \(withoutFolderRoot(error.description))",
+        device: index)
     case .failure(let error):
       unexpectedFailures.append(
         "step \(step): \(name(index)) syncing through the folder: \(withoutFolderRoot(error.description))"

@@ -168,9 +168,7 @@ extension SyncFolder {
     let journalFile = ReplicaJournal.url(of: file)
     var journal: [UInt8]?
     var journalProblem: StoreError?
-    // A peer of this build compacts its journal in the folder at a quarter of its snapshot
-    // (at least 1 MiB): one larger than twice that is not read, so that reading a peer costs
-    // its snapshot and at most half as much again.
+    // A journal past ``peerJournalLimit(snapshotLength:)`` is not read.
     let snapshotLength =
       (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
     do {
@@ -362,8 +360,9 @@ extension SyncFolder {
   }
 
   /// One sync from where `progress` stands: merges what the peer files of `household` gained
-  /// with `merge`, then publishes with `publish`.
-  func sync(
+  /// with `merge`, then publishes with `publish`. The simulator syncs through it too, to read
+  /// each merge's report.
+  package func sync(
     household: HouseholdID, progress: inout FolderProgress,
     merge: (HouseholdState) throws(HouseholdError) -> Void,
     publish: (inout FolderProgress) throws(StoreError) -> JournalWrite?
