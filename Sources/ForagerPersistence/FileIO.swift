@@ -101,8 +101,12 @@ enum FileIO {
   /// rename replaces whatever entry `path` is (a link, a FIFO) with the file, never what a
   /// link names. A folder at `path` is refused with a reason that says to remove it. A caller
   /// that means to write through a link resolves `path` first.
+  ///
+  /// - Returns: The file's identity once in place, or `nil` when another writer replaced it
+  ///   already.
+  @discardableResult
   static func writeAtomically(_ bytes: [UInt8], to path: String, faults: inout FileFaults)
-    throws(Failure)
+    throws(Failure) -> Identity?
   {
     let folder = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
@@ -114,11 +118,13 @@ enum FileIO {
     guard descriptor >= 0 else { throw Failure("cannot create", temporary) }
     var renamed = false
     defer { if !renamed { unlink(temporary) } }
+    var written = stat()
     do {
       defer { close(descriptor) }
       guard fchmod(descriptor, 0o600) == 0 else { throw Failure("cannot restrict", temporary) }
       try writeAll(bytes, to: descriptor, path: temporary, faults: &faults)
       try flush(descriptor, temporary, faults: &faults)
+      guard fstat(descriptor, &written) == 0 else { throw Failure("cannot stat", temporary) }
     }
     if faults.take(.rename) != nil { throw Failure("cannot rename over", path, errno: EIO) }
     guard rename(temporary, path) == 0 else {
@@ -129,6 +135,22 @@ enum FileIO {
     }
     renamed = true
     try flushFolder(of: path, faults: &faults)
+    // A rename may change the file's change time: its identity is taken at its name, and is
+    // its own only while the inode is the one written.
+    guard let placed = identity(of: path), placed.device == UInt64(written.st_dev),
+      placed.inode == UInt64(written.st_ino)
+    else { return nil }
+    return placed
+  }
+
+  /// The identity of the regular file at `path`, not following a link; `nil` when there is
+  /// none, or something else stands there.
+  static func identity(of path: String) -> Identity? {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else {
+      return nil
+    }
+    return Identity(info)
   }
 
   /// What a file was when this process last wrote it. Another writer changes its inode (a

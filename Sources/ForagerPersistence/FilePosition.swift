@@ -15,6 +15,10 @@ struct FilePosition: Sendable {
   /// The journal's identity after this store last wrote it: `nil` when it only read it. An
   /// append finds the journal so, or writes a snapshot instead.
   var journalIdentity: FileIO.Identity?
+  /// The snapshot's identity after this store last wrote it: `nil` when it only read it. A
+  /// store of a device's copy in a shared folder appends to the journal only while the snapshot
+  /// is so (see ``ReplicaStore/append(_:of:)``).
+  var snapshotIdentity: FileIO.Identity?
   /// The snapshot's size in bytes, and the format it is in; `nil` when there is none.
   var snapshotLength = 0
   var snapshotFormat: Int?
@@ -49,7 +53,10 @@ struct FilePosition: Sendable {
       size: journalSize, identity: journalIdentity, cutTo: hasTornTail ? journalLength : nil)
   }
 
-  mutating func snapshotWritten(_ length: Int, removals kept: [RemovedRecords]) {
+  mutating func snapshotWritten(
+    _ length: Int, identity: FileIO.Identity?, removals kept: [RemovedRecords]
+  ) {
+    snapshotIdentity = identity
     snapshotLength = length
     snapshotFormat = ReplicaFileFormat.current
     removals = kept.map(\.id)

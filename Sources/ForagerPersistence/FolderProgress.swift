@@ -44,6 +44,10 @@ public struct FolderProgress: Sendable {
   }
 
   package var publication: Publication?
+  /// The greatest journal sequence this device's publications reached in the folder, even
+  /// those that failed part-way; `nil` before the first. A publication that starts over with
+  /// a snapshot numbers it past this one, so that no reader takes it for a snapshot it read.
+  package var publishedSequence: UInt64?
   /// Failures the next publications meet on this device's disk (tests and the simulator);
   /// none in an app.
   package var faults = FileFaults()

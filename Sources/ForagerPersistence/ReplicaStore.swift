@@ -341,14 +341,15 @@ public struct ReplicaStore: Sendable {
     contents.journalSequence = position.sequence
     let bytes = ReplicaFileFormat.encode(contents)
     if isShared { try emptyJournal() }
+    let written: FileIO.Identity?
     do {
-      try FileIO.writeAtomically(
+      written = try FileIO.writeAtomically(
         bytes, to: isShared ? fileURL.path : fileURL.resolvingSymlinksInPath().path,
         faults: &faults)
     } catch {
       throw StoreError(file: fileURL, problem: .writeFailed(error.reason))
     }
-    position.snapshotWritten(bytes.count, removals: replica.removals)
+    position.snapshotWritten(bytes.count, identity: written, removals: replica.removals)
     if !isShared { try emptyJournal() }
   }
 
@@ -376,7 +377,10 @@ public struct ReplicaStore: Sendable {
   /// numbers reached ``ReplicaJournal/maximumSequence``, or when the journal is not as this
   /// store left it: a fragment of a failed append, a line another program wrote, a link or
   /// anything but a regular file at its name. So a failed append never has a line written
-  /// after its fragment, and the snapshot replaces whatever was there.
+  /// after its fragment, and the snapshot replaces whatever was there. A store of a device's
+  /// copy in a shared folder also writes a snapshot when its snapshot is not the file it last
+  /// wrote (a link, a sync service's older copy): readers of the whole file would not see the
+  /// line's changes until the next snapshot.
   ///
   /// - Returns: Whether it appended a line or wrote a snapshot.
   /// - Complexity: O(size of `change`) and one `fsync` for a line.
@@ -395,7 +399,8 @@ public struct ReplicaStore: Sendable {
       position.snapshotFormat == ReplicaFileFormat.current,
       position.removals == replica.removals.map(\.id),
       position.journalLength + line.count
-        <= compaction.limit(snapshotLength: position.snapshotLength)
+        <= compaction.limit(snapshotLength: position.snapshotLength),
+      !isShared || snapshotIsAsWritten
     else {
       try save(replica)
       return .snapshot
@@ -413,6 +418,25 @@ public struct ReplicaStore: Sendable {
     }
     position.appended(entry.sequence, bytes: line.count, identity: appended)
     return .line
+  }
+
+  /// The sequence number of the last journal line written or read, or the snapshot's.
+  package var journalSequence: UInt64 { position.sequence }
+
+  /// Numbers this store's next snapshot past `last`, the last sequence an earlier store wrote
+  /// at this file: readers tell a snapshot from the one they read by its incarnation and
+  /// sequence, so a snapshot written again must not repeat them.
+  package mutating func numberPast(_ last: UInt64) {
+    position.sequence = max(position.sequence, last + 1)
+  }
+
+  /// Whether the snapshot is the file this store last wrote. In a shared folder, readers
+  /// that read the device whole take its journal's lines after its snapshot: a line appended
+  /// beside a snapshot another writer replaced (a link, a service's older copy, junk) would
+  /// reach only the readers that already hold the snapshot.
+  private var snapshotIsAsWritten: Bool {
+    guard let written = position.snapshotIdentity else { return false }
+    return FileIO.identity(of: fileURL.path) == written
   }
 
   /// A new random replica id; the same as ``ReplicaID/random()``.

@@ -300,9 +300,13 @@ extension SyncFolder {
     // Until this publication is done, the next starts with a snapshot.
     progress.publication = nil
     var store = published?.store ?? ReplicaStore(fileURL: ownFile)
+    if published == nil, let last = progress.publishedSequence { store.numberPast(last) }
     store.isShared = true
     store.faults = progress.faults
-    defer { progress.faults = store.faults }
+    defer {
+      progress.faults = store.faults
+      progress.publishedSequence = max(progress.publishedSequence ?? 0, store.journalSequence)
+    }
     var write: JournalWrite?
     try writing { file throws(StoreError) in
       var target = store.reached(at: file)

@@ -424,4 +424,66 @@ import Testing
     #expect(read.readWhole.contains("phone.forager.json"))
     #expect(tablet.category(named: "Offline") != nil && tablet.category(named: "After") != nil)
   }
+
+  /// A link a peer leaves at a device's snapshot name after the device published: the device's
+  /// next publication writes a snapshot over it rather than a line beside it, so that a peer
+  /// that reads the device whole (one that joins, or relaunches) is not held off until some
+  /// later snapshot. The file the link names stays as it was. Found by the simulator (seed 30
+  /// of `HostileSimulationTests.aFolderUnderHeavyHostilityConverges`).
+  @Test func aLinkAtTheSnapshotsNameAfterAPublicationIsReplacedByTheNextOne() throws {
+    let root = TemporaryFolder()
+    let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
+    var (phone, tablet) = Self.phoneAndTabletReplicas()
+    var phoneProgress = FolderProgress()
+    var tabletProgress = FolderProgress()
+    _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
+    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    let outside = root.file("precious.txt")
+    let precious = Data("the syncing user's file\n".utf8)
+    try precious.write(to: outside)
+    let snapshot = root.url.appendingPathComponent("phone.forager.json")
+    try FileManager.default.removeItem(at: snapshot)
+    try FileManager.default.createSymbolicLink(at: snapshot, withDestinationURL: outside)
+
+    _ = try phone.getOrCreateCategory(displayName: "After the link")
+    let published = try phoneFolder.sync(&phone, progress: &phoneProgress).published
+    #expect(published == .snapshot)
+    #expect(try Data(contentsOf: outside) == precious)
+    var laptop = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "lap-1")
+    let laptopFolder = try SyncFolder(
+      url: root.url, deviceName: "laptop", coordination: FileCoordination.none)
+    _ = try laptopFolder.sync(&laptop)
+    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    #expect(laptop.category(named: "After the link") != nil)
+    #expect(tablet.category(named: "After the link") != nil)
+  }
+
+  /// A publication that a disk fault stops leaves the next to start over with a snapshot,
+  /// which must not carry the incarnation and sequence of the snapshot before: a peer that read
+  /// that one would take the new journal for the old one's and read none of it. Found by the
+  /// simulator (seed 10 of `HostileSimulationTests.aFolderUnderHeavyHostilityConverges`).
+  @Test func aSnapshotWrittenAgainAfterAFailedPublicationIsReadAsNew() throws {
+    let root = TemporaryFolder()
+    let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
+    var (phone, tablet) = Self.phoneAndTabletReplicas()
+    var phoneProgress = FolderProgress()
+    var tabletProgress = FolderProgress()
+    _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
+    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+
+    _ = try phone.getOrCreateCategory(displayName: "Published on the second try")
+    phoneProgress.faults = FileFaults([.write(stoppingAfter: 10)])
+    let failed = Result { () throws(SyncFolderError) in
+      try phoneFolder.sync(&phone, progress: &phoneProgress)
+    }
+    guard case .failure(.publishFailed) = failed else {
+      Issue.record("the disk fault should have stopped the publication: \(failed)")
+      return
+    }
+    let published = try phoneFolder.sync(&phone, progress: &phoneProgress).published
+    #expect(published == .snapshot)
+    let read = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    #expect(read.readWhole.contains("phone.forager.json"))
+    #expect(tablet.category(named: "Published on the second try") != nil)
+  }
 }
