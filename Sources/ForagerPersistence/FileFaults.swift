@@ -60,6 +60,10 @@ package struct FileFaults: Sendable, Equatable {
 
   /// The faults still to play; each waits for operations of its kind.
   package var pending: [Fault]
+  /// A deliberate bug, for the simulator to show that its cut-journal fault finds it: an
+  /// append skips its check that the journal is as this store last wrote it, and writes after
+  /// whatever is there, as appends did before the check. Never set outside the simulator.
+  package var appendsBlindly = false
 
   package init(_ pending: [Fault] = []) { self.pending = pending }
 

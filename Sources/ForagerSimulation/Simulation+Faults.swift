@@ -130,6 +130,9 @@ extension Simulation {
   /// One anti-entropy exchange, on a link that loses nothing: `receiver` sends `sender` a
   /// message of their session (its acknowledgment), then merges `sender`'s reply. Through the
   /// folder: `sender` syncs, then `receiver`.
+  ///
+  /// - Returns: Whether the exchange changed the receiver, or left a publication to the next
+  ///   round (a disk fault stopped it): either way the round was not quiet.
   private mutating func exchange(into receiver: Int, from sender: Int) -> Bool {
     guard devices[receiver].isUp, devices[sender].isUp else { return false }
     if configuration.baseline {
@@ -138,9 +141,10 @@ extension Simulation {
     }
     if configuration.transport == .folder {
       let before = devices[receiver].replica!.state.version
-      syncThroughFolder(sender)
-      syncThroughFolder(receiver)
-      return devices[receiver].replica!.state.version != before
+      let senderPending = syncThroughFolder(sender)
+      let receiverPending = syncThroughFolder(receiver)
+      return devices[receiver].replica!.state.version != before || senderPending
+        || receiverPending
     }
     receive(sessionMessage(from: receiver, to: sender), from: receiver, into: sender)
     let reply = sessionMessage(from: sender, to: receiver)

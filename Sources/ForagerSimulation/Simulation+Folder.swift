@@ -57,16 +57,21 @@ extension Simulation {
   /// The device syncs through its household's folder with `SyncFolder`'s own sync: merges what
   /// each peer's files gained (each through the replica's merge, whose report it reads), then
   /// publishes what changed, and saves.
-  mutating func syncThroughFolder(_ index: Int) {
+  ///
+  /// - Returns: Whether the publication failed, so that the device has changes its peers
+  ///   cannot read yet: its next sync publishes them.
+  @discardableResult
+  mutating func syncThroughFolder(_ index: Int) -> Bool {
     let household = devices[index].household
     guard
       let folder = try? SyncFolder(
         url: folder(of: household), deviceName: Self.folderName(of: index),
         coordination: FileCoordination.none)
-    else { return }
+    else { return false }
     report.folderSyncs += 1
     var replica = devices[index].replica!
     var progress = devices[index].folderProgress
+    progress.faults.appendsBlindly = configuration.fault == .appendsAfterDamagedJournal
     let before = replica.state.version
     var merged: [MergeReport] = []
     let outcome = Result { () throws(SyncFolderError) in
@@ -74,7 +79,13 @@ extension Simulation {
         state throws(HouseholdError) in
         merged.append(try replica.merge(state))
       } publish: { progress throws(StoreError) in
-        try folder.publish(&replica, progress: &progress)
+        let written = try folder.publish(&replica, progress: &progress)
+        switch written {
+        case .line: report.publishedLines += 1
+        case .snapshot: report.publishedSnapshots += 1
+        case nil: break
+        }
+        return written
       }
     }
     devices[index].replica = replica
@@ -105,9 +116,12 @@ extension Simulation {
       }
     }
     for merge in merged { noteDefences(merge, on: index) }
-    guard replica.state.version != before else { return }
-    checkSoundness(of: index, after: "syncing through the folder")
-    devices[index].save()
+    if replica.state.version != before {
+      checkSoundness(of: index, after: "syncing through the folder")
+      devices[index].save()
+    }
+    if case .failure(.publishFailed) = outcome { return true }
+    return false
   }
 
   /// Every household's file outside its folder is as it was made: no link in the folder made a

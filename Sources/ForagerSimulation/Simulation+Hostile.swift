@@ -16,7 +16,8 @@ import SemanticCRDT
 package enum HostileAct: String, CaseIterable, Sendable {
   /// A state that claims writes of a household device's incarnation (current, earlier, or one
   /// not yet made) far beyond what any device writes (2³² and up), sometimes without that
-  /// incarnation's categories: sent as a message, or left in the folder as a replica file.
+  /// incarnation's writes of categories: sent as a message, or left in the folder as a
+  /// replica file.
   case forgedClaims = "forged claims"
   /// A message on a peer's link acknowledging more of the receiver's changes than it made.
   case forgedAcknowledgment = "forged acknowledgment"
@@ -143,9 +144,17 @@ extension Simulation {
         : HouseholdState.plausibleWritesPerReplica + UInt64(random.int(in: 1...1_000_000))
     }
     if random.chance(0.3) {
+      // Without the incarnation's writes, as if they were removed: its own device can tell.
+      // Another device's write under the same key stays, or the state would forge a removal
+      // of it, which no check can tell from a person's (out of reach without signatures,
+      // docs/security.md).
+      let kernel = forged.categories.kernel
+      var entries = kernel.entries
       for key in forged.categories.keys(holdingDotsOf: [target]) {
-        forged.categories.remove(key)
+        entries[key] = DotSiblings(
+          unsorted: entries[key]!.elements.filter { $0.dot.replica != target })
       }
+      forged.categories = ORMap(kernel: DotKernel(entries: entries, context: kernel.context))
     }
     let claim = CausalContext(replicas: [target: CounterSet([1...claimed])])
     forged.categories.merge(ORMap(kernel: DotKernel(entries: [:], context: claim)))

@@ -116,6 +116,12 @@ extension Simulation {
   private func acknowledgedWriteViolations() -> ([Violation], String) {
     let removed = writesRemovedBySeers()
     let finals = (0..<configuration.households).map(finalState(of:))
+    var madeAt = finals.map { _ in Set<StampedValue>() }
+    for write in writes {
+      if case .field(_, let stamp, let value) = write.effect {
+        madeAt[write.household].insert(StampedValue(stamp, value))
+      }
+    }
     var found: [Violation] = []
     for (position, write) in writes.enumerated() where !lostToRestore.contains(position) {
       let state = finals[write.household]
@@ -128,7 +134,15 @@ extension Simulation {
         if removedBySeer {
           problem = nil
         } else if let (finalStamp, finalValue) = state.field(field) {
-          let holds = finalStamp > stamp || (finalStamp == stamp && finalValue == value)
+          // Two values may share a stamp: one edit that renumbers categories stamps each sort
+          // order alike, and so does genesis every default no one chose (ADR 0013). Moves of
+          // two such categories to one key carry both, and the record shows either: a value
+          // another logged write made at that stamp.
+          let holds =
+            finalStamp > stamp
+            || (finalStamp == stamp
+              && (finalValue == value || stamp == HouseholdState.genesis
+                || madeAt[write.household].contains(StampedValue(finalStamp, finalValue))))
           problem =
             holds
             ? nil
@@ -392,5 +406,16 @@ extension HouseholdState {
     Self.forEachMap(&differing)
     if moves != other.moves { differing.parts.append("categoryMoves") }
     return differing.parts.isEmpty ? ["its encoding"] : differing.parts
+  }
+}
+
+/// A field's value with the stamp of the write that made it.
+private struct StampedValue: Hashable {
+  let stamp: HybridTimestamp
+  let value: String
+
+  init(_ stamp: HybridTimestamp, _ value: String) {
+    self.stamp = stamp
+    self.value = value
   }
 }

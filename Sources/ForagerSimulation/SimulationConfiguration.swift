@@ -120,4 +120,8 @@ package enum SimulationFault: String, CaseIterable, Hashable, Sendable {
   /// Merges take every claim on a device's own writes at its word, as before ADR 0029: a
   /// forged one makes peers drop the device's writes as already seen.
   case trustsForgedClaims
+  /// A device appends to its journal in the folder without checking that the journal is as it
+  /// left it, as before the check: after a cut or a junk line, its later lines sit behind
+  /// damage every reader stops at, until its next snapshot.
+  case appendsAfterDamagedJournal
 }

@@ -41,6 +41,8 @@ extension SimulationReport {
     writer.field("skipped_folder_entries", defences.skippedFolderEntries)
     writer.endObject()
     writer.field("folder_syncs", folderSyncs)
+    writer.field("published_lines", publishedLines)
+    writer.field("published_snapshots", publishedSnapshots)
     writer.field("crashes_during_save", crashesDuringSave)
     if let failure {
       writer.key("failure")

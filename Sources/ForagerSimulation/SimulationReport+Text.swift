@@ -26,7 +26,9 @@ extension SimulationReport {
       "refused     \(refusedOtherHousehold) states of another household, \(refusedClockSkew) for clock skew, \(refusedAfterDissolving) changes to a dissolved household"
     )
     if c.transport == .folder {
-      lines.append("folder      \(folderSyncs) syncs through the households' shared folders")
+      lines.append(
+        "folder      \(folderSyncs) syncs through the households' shared folders: \(publishedLines) lines and \(publishedSnapshots) snapshots published"
+      )
     }
     if !hostileActs.isEmpty {
       lines.append(

@@ -64,6 +64,10 @@ public struct SimulationReport: Sendable {
   public var refusedAfterDissolving = 0
   /// Syncs through the shared folder (the folder transport).
   public var folderSyncs = 0
+  /// Publications into the shared folder that appended a line to the device's journal there.
+  public var publishedLines = 0
+  /// Publications into the shared folder that wrote a snapshot (and started a new journal).
+  public var publishedSnapshots = 0
   /// What the hostile peer did, by act.
   public var hostileActs: [String: Int] = [:]
   /// What the library refused, ignored or repaired.

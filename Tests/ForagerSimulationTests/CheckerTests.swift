@@ -88,4 +88,22 @@ import Testing
     #expect(sound.holds, "\(sound.text)")
     #expect(sound.defences.refusedForgedClaims > 0 && sound.defences.reissuedRecords > 0)
   }
+
+  /// A device that appends to its folder journal without checking it, as before the check:
+  /// after the hostile peer cuts it or appends junk, the device's later lines sit behind
+  /// damage every reader stops at.
+  @Test func appendingAfterADamagedJournalHidesLaterEdits() {
+    var configuration = HostileSimulationTests.heavyFolderRun(seed: 1)
+    configuration.fault = .appendsAfterDamagedJournal
+    let report = Simulation.run(configuration)
+    #expect(!report.holds)
+    let failed = report.invariants.filter { !$0.holds }.map(\.name)
+    #expect(
+      failed.contains("replicas of a household are equal (byte-identical encoded states)"),
+      "\(failed)")
+    configuration.fault = nil
+    let sound = Simulation.run(configuration)
+    #expect(sound.holds, "\(sound.text)")
+    #expect(sound.defences.damagedJournals > 0)
+  }
 }
