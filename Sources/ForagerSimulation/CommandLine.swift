@@ -64,7 +64,8 @@ public struct SimulationCommand: Equatable, Sendable {
     try read("--amnesia", into: \.amnesiaRate, Self.rate)
     try read("--clock-skew", into: \.clockSkewMilliseconds, Self.duration)
     try read("--hostile", into: \.hostileRate, Self.rate)
-    try read("--transport", into: \.transport, Self.transport)
+    try read("--transport", into: \.transport, Self.choice)
+    try read("--storage", into: \.storage, Self.choice)
     if let name = parsed.value("--fault") {
       guard let fault = SimulationFault(rawValue: name) else {
         throw UsageError(
@@ -136,6 +137,11 @@ public struct SimulationCommand: Equatable, Sendable {
                 "how devices sync: \(SimulationTransport.allCases.map(\.rawValue).joined(separator: " or ")) (\(defaults.transport.rawValue))"
             ),
             .value(
+              "--storage", placeholder: "name",
+              help:
+                "where devices keep their replicas: \(SimulationStorage.allCases.map(\.rawValue).joined(separator: " or ")) (\(defaults.storage.rawValue))"
+            ),
+            .value(
               "--hostile", placeholder: "p",
               help:
                 "probability per step that a hostile peer attacks: forged claims and messages, damaged folder files, failing disks (\(defaults.hostileRate))"
@@ -179,16 +185,16 @@ public struct SimulationCommand: Equatable, Sendable {
     return value
   }
 
-  private static func transport(_ text: String, _ flag: String) throws(UsageError)
-    -> SimulationTransport
-  {
-    guard let transport = SimulationTransport(rawValue: text) else {
+  private static func choice<Choice: RawRepresentable & CaseIterable>(
+    _ text: String, _ flag: String
+  ) throws(UsageError) -> Choice where Choice.RawValue == String {
+    guard let choice = Choice(rawValue: text) else {
       throw UsageError(
         message:
-          "\(flag) takes one of \(SimulationTransport.allCases.map(\.rawValue).joined(separator: ", ")), not \(text.debugDescription)"
+          "\(flag) takes one of \(Choice.allCases.map(\.rawValue).joined(separator: ", ")), not \(text.debugDescription)"
       )
     }
-    return transport
+    return choice
   }
 
   /// Milliseconds, or a number with a unit: `ms`, `s`, `m`, `h`, `d`.

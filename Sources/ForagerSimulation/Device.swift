@@ -6,17 +6,27 @@ import SemanticCRDT
 /// that file, and (for `--baseline`) the same device under the old design.
 ///
 /// The device saves after every change, as an app with a durable store does, so what is
-/// acknowledged is on its disk. The "disk" keeps the saved replica as a value; a restart turns
-/// it into the file's bytes with ``ReplicaFileFormat`` and opens them as ``ReplicaStore`` does,
-/// under a fresh incarnation id. Atomic replacement of the file on a real file system is
-/// covered by the store's crash test, with real processes killed mid-save.
+/// acknowledged is on its disk. With memory storage the "disk" keeps the saved replica as a
+/// value; a restart turns it into the file's bytes with ``ReplicaFileFormat`` and opens them as
+/// ``ReplicaStore`` does, under a fresh incarnation id. With files storage the device saves
+/// through a real ``ReplicaStore`` (a journal line of its edits, or a snapshot after a merge or
+/// a failed save) and a restart opens the real file; `disk` then models what the file must
+/// hold: the replica as of the last save that succeeded.
 struct Device: Sendable {
   let index: Int
   let household: Int
   let householdID: HouseholdID
   let member: MemberID
-  /// The file's name, used in errors.
+  /// The file's name, used in errors; with files storage, the file itself.
   let file: URL
+  /// The store of the device's real file (files storage); `nil` with memory storage.
+  var store: ReplicaStore?
+  /// Whether the next save writes a snapshot: the first, or a peer's state merged since the
+  /// last that succeeded (a line holds edits).
+  var needsSnapshot = true
+  /// The device's edits since the last save that succeeded, joined: the next line, as an
+  /// app's store appends what a failed save did not write with the next.
+  var unsavedEdits: HouseholdState?
   let wallClock: WallClock
   /// The running replica; `nil` while the device is down.
   var replica: HouseholdReplica?
@@ -43,10 +53,64 @@ struct Device: Sendable {
 
   func isOnline(at step: Int) -> Bool { isUp && step >= offlineUntil }
 
-  /// Completes a save: the file now holds the running replica.
-  mutating func save() {
-    disk = replica
+  /// Completes a save: the file now holds the running replica. With files storage the save
+  /// goes through the store, and may fail (a disk fault): the file then holds what it held,
+  /// and the next save writes what this one did not.
+  ///
+  /// - Parameter merged: Whether the replica merged a peer's state or delta since the last
+  ///   save, which a line of its own edits does not hold.
+  /// - Returns: The failure, if the save failed.
+  @discardableResult
+  mutating func save(merged: Bool = false) -> StoreError? {
     legacyDisk = legacy
+    guard var store, var replica else {
+      disk = replica
+      return nil
+    }
+    defer {
+      self.store = store
+      self.replica = replica
+    }
+    if let edits = replica.takeLocalDelta() {
+      if unsavedEdits == nil { unsavedEdits = edits } else { unsavedEdits!.merge(edits) }
+    }
+    needsSnapshot = needsSnapshot || merged
+    do {
+      if needsSnapshot {
+        try store.save(replica)
+      } else if let unsavedEdits {
+        try store.append(unsavedEdits, of: replica)
+      }
+    } catch {
+      return error
+    }
+    needsSnapshot = false
+    unsavedEdits = nil
+    disk = replica
+    return nil
+  }
+
+  /// Where the backup of the device's real file is kept (files storage).
+  private var backupFile: URL {
+    file.deletingLastPathComponent().appendingPathComponent("backup.forager.json")
+  }
+
+  /// Copies the device's file to its backup: its real files with files storage.
+  mutating func takeBackup() {
+    backup = disk
+    legacyBackup = legacyDisk
+    guard store != nil else { return }
+    Self.copyReplicaFile(from: file, to: backupFile)
+  }
+
+  /// Replaces the replica file at `target` (snapshot and journal) with a copy of `source`'s.
+  private static func copyReplicaFile(from source: URL, to target: URL) {
+    for (from, to) in [
+      (source, target), (ReplicaJournal.url(of: source), ReplicaJournal.url(of: target)),
+    ] {
+      try? FileManager.default.removeItem(at: to)
+      try? FileManager.default.copyItem(at: from, to: to)
+    }
   }
 
   /// Starts the device from its file, or from its backup (amnesia), under `incarnation`;
@@ -57,22 +121,62 @@ struct Device: Sendable {
     if fromBackup {
       disk = backup
       legacyDisk = legacyBackup
+      if store != nil { Self.copyReplicaFile(from: backupFile, to: file) }
     }
-    var contents: ReplicaFileContents?
-    if let disk {
-      var bytes = ReplicaFileFormat.encode(ReplicaFileContents(disk))
-      if fault == .damagesFileOnRestart { bytes[bytes.count / 2] ^= 0x01 }
-      contents = try ReplicaFileFormat.decode(bytes, file: file)
+    if store != nil {
+      try openFile(incarnation: incarnation, fault: fault)
+    } else {
+      var contents: ReplicaFileContents?
+      if let disk {
+        var bytes = ReplicaFileFormat.encode(ReplicaFileContents(disk))
+        if fault == .damagesFileOnRestart { bytes[bytes.count / 2] ^= 0x01 }
+        contents = try ReplicaFileFormat.decode(bytes, file: file)
+      }
+      var store = ReplicaStore(fileURL: file)
+      replica = try store.open(
+        contents, file: file, household: householdID, member: member, wallClock: wallClock,
+        incarnation: incarnation)
     }
-    var store = ReplicaStore(fileURL: file)
-    replica = try store.open(
-      contents, file: file, household: householdID, member: member, wallClock: wallClock,
-      incarnation: incarnation)
     replica?.prepareForSimulation(incarnationSeed: incarnationSeed, fault: fault)
     legacy = legacyDisk
     sessions = [:]
     folderProgress = FolderProgress()
     downUntil = nil
+  }
+}
+
+extension Device {
+  /// Opens the device's real file with a new store, which must give the replica as of the last
+  /// save that succeeded: what a failed or cut-short write left on the disk must neither stop
+  /// the file from opening nor take a saved edit away (nor bring one back that failed).
+  private mutating func openFile(incarnation: ReplicaID, fault: SimulationFault?)
+    throws(StoreError)
+  {
+    if fault == .damagesFileOnRestart, var bytes = try? Data(contentsOf: file), !bytes.isEmpty {
+      bytes[bytes.count / 2] ^= 0x01
+      try? bytes.write(to: file)
+    }
+    (replica, store) = try openedFile(incarnation: incarnation, fault: fault)
+    needsSnapshot = false
+    unsavedEdits = nil
+  }
+
+  /// The replica the device's real file opens to, and its store. The file must hold the
+  /// replica as of the last save that succeeded, and may hold more: a save whose flush or
+  /// rename failed after its bytes reached the disk.
+  func openedFile(incarnation: ReplicaID, fault: SimulationFault?) throws(StoreError) -> (
+    HouseholdReplica, ReplicaStore
+  ) {
+    var store = ReplicaStore(fileURL: file)
+    store.faults.appendsBlindly = fault == .appendsAfterDamagedJournal
+    let opened = try store.open(
+      household: householdID, member: member, wallClock: wallClock, incarnation: incarnation)
+    if let saved = disk?.state, opened.state.merging(saved) != opened.state {
+      throw StoreError(
+        file: file,
+        problem: .unreadable("it opens without edits the device saved in it"))
+    }
+    return (opened, store)
   }
 }
 

@@ -1,6 +1,14 @@
 import ForagerSync
 import SemanticCRDT
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension Simulation {
   /// Now and then a group of devices of one household goes into airplane mode for a while:
   /// they keep working but send and receive nothing.
@@ -34,11 +42,23 @@ extension Simulation {
       // The change happens in memory; the crash comes before the new file replaces the old.
       let saved = devices[index]
       performOperation(on: index, acknowledged: false)
+      if devices[index].store != nil {
+        // The save starts, and its write stops part-way: shorter than any line or snapshot,
+        // so the file on disk must open as it was.
+        devices[index].store!.faults.pending.append(
+          .write(stoppingAfter: random.int(in: 0...200), code: EIO))
+        devices[index].save()
+      }
       devices[index] = saved
       report.lostInCrashedSaves += 1
       record("\(name(index)) crashes while saving a change", device: index)
     } else {
       record("\(name(index)) crashes", device: index)
+    }
+    if let running = devices[index].replica?.state, running != devices[index].disk?.state {
+      // A save failed since the last that succeeded: what only the running replica held is
+      // gone with it.
+      markWritesLost(of: index, from: running, keeping: devices[index].disk?.state)
     }
     devices[index].replica = nil
     devices[index].downUntil = step + random.int(in: 1...20)
@@ -68,7 +88,9 @@ extension Simulation {
         "\(name(index)) restarts from its \(fromBackup ? "backup (amnesia)" : "file") as replica \(incarnation)",
         device: index)
     } catch {
-      unexpectedFailures.append("step \(step): \(name(index)) cannot open its file: \(error)")
+      unexpectedFailures.append(
+        "step \(step): \(name(index)) cannot open its file: \(withoutFolderRoot(error.description))"
+      )
       devices[index].downUntil = nil
     }
   }
@@ -79,15 +101,22 @@ extension Simulation {
   /// flight).
   mutating func markWritesLostToRestore(of index: Int) {
     guard let disk = devices[index].disk?.state else { return }
-    let backup = devices[index].backup?.state
+    markWritesLost(of: index, from: disk, keeping: devices[index].backup?.state)
+  }
+
+  /// Marks the writes `lost` had seen and `kept` had not, that no other device's file has
+  /// seen, as lost with `lost`: no longer required at the end.
+  mutating func markWritesLost(
+    of index: Int, from lost: HouseholdState, keeping kept: HouseholdState?
+  ) {
     let household = devices[index].household
     let others = householdDevices[household].filter { $0 != index }.compactMap {
       devices[$0].disk?.state
     }
     for (position, write) in writes.enumerated()
     where write.household == household && !lostToRestore.contains(position) {
-      guard disk.hasSeen(write.dot, of: write.record),
-        !(backup?.hasSeen(write.dot, of: write.record) ?? false),
+      guard lost.hasSeen(write.dot, of: write.record),
+        !(kept?.hasSeen(write.dot, of: write.record) ?? false),
         !others.contains(where: { $0.hasSeen(write.dot, of: write.record) })
       else { continue }
       lostToRestore.insert(position)
@@ -137,7 +166,7 @@ extension Simulation {
     guard devices[receiver].isUp, devices[sender].isUp else { return false }
     if configuration.baseline {
       devices[receiver].legacy.merge(devices[sender].legacy)
-      devices[receiver].save()
+      noteFailedSave(devices[receiver].save(), on: receiver)
     }
     if configuration.transport == .folder {
       let before = devices[receiver].replica!.state.version

@@ -9,13 +9,26 @@ import SemanticCRDT
 // folder, the hostile peer plays (`Simulation+Hostile.swift`).
 
 extension Simulation {
-  /// Makes a fresh folder for each household, and beside them a file no sync may write: where
-  /// the hostile peer points its links.
+  /// Makes the run's temporary folder when it uses real files: with the folder transport a
+  /// shared folder for each household, and beside them a file no sync may write (where the
+  /// hostile peer points its links); with files storage a folder for each device's replica.
   mutating func setUpFolders() {
-    guard configuration.transport == .folder else { return }
+    guard configuration.transport == .folder || configuration.storage == .files else { return }
     let root = FileManager.default.temporaryDirectory.appendingPathComponent(
       "forager-sim-\(UUID().uuidString)", isDirectory: true)
     folderRoot = root
+    if configuration.storage == .files {
+      for device in 0..<configuration.devices {
+        do {
+          try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("device-\(device + 1)", isDirectory: true),
+            withIntermediateDirectories: true)
+        } catch {
+          unexpectedFailures.append("the folder of device \(device + 1): \(error)")
+        }
+      }
+    }
+    guard configuration.transport == .folder else { return }
     for household in 0..<configuration.households {
       do {
         try FileManager.default.createDirectory(
@@ -30,6 +43,15 @@ extension Simulation {
   /// Removes the run's folders.
   func removeFolders() {
     if let folderRoot { try? FileManager.default.removeItem(at: folderRoot) }
+  }
+
+  /// The device's replica file: a name for errors with memory storage, a real file in its own
+  /// folder with files storage.
+  func replicaFile(of device: Int, in household: Int) -> URL {
+    guard configuration.storage == .files, let folderRoot else {
+      return URL(fileURLWithPath: "household-\(household + 1)/device-\(device + 1).forager.json")
+    }
+    return folderRoot.appendingPathComponent("device-\(device + 1)/household.forager.json")
   }
 
   func folder(of household: Int) -> URL {
@@ -116,9 +138,10 @@ extension Simulation {
       }
     }
     for merge in merged { noteDefences(merge, on: index) }
-    if replica.state.version != before {
+    // A merge that only removes records leaves the version as it was.
+    if replica.state.version != before || merged.contains(where: { !$0.changes.isEmpty }) {
       checkSoundness(of: index, after: "syncing through the folder")
-      devices[index].save()
+      noteFailedSave(devices[index].save(merged: true), on: index)
     }
     if case .failure(.publishFailed) = outcome { return true }
     return false

@@ -37,18 +37,20 @@ package enum HostileAct: String, CaseIterable, Sendable {
   case linkAtName = "link at a device's name"
   /// A FIFO at a device's journal name.
   case fifoAtName = "FIFO at a device's name"
-  /// The device's next writes into the folder fail: a write stopping after some bytes
-  /// (ENOSPC, EIO, EFBIG), a failed fsync or a failed rename.
+  /// The device's next writes fail, into the folder or (files storage) into its own file: a
+  /// write stopping after some bytes (ENOSPC, EIO, EFBIG), a failed fsync or a failed rename.
   case diskFault = "disk fault"
 
-  /// The acts against a transport.
-  static func acts(for transport: SimulationTransport) -> [HostileAct] {
+  /// The acts against a transport and a storage.
+  static func acts(for transport: SimulationTransport, storage: SimulationStorage = .memory)
+    -> [HostileAct]
+  {
     switch transport {
     case .messages:
       [
         .forgedClaims, .forgedAcknowledgment, .forgedThrough, .forgedSince, .damagedMessage,
         .replayedMessage,
-      ]
+      ] + (storage == .files ? [.diskFault] : [])
     case .folder: [.forgedClaims, .cutJournal, .damagedLine, .linkAtName, .fifoAtName, .diskFault]
     }
   }
@@ -61,7 +63,8 @@ extension Simulation {
     let household = random.int(in: 0..<configuration.households)
     let up = householdDevices[household].filter { devices[$0].isUp }
     guard let victim = up.isEmpty ? nil : random.pick(up) else { return }
-    let act = random.pick(HostileAct.acts(for: configuration.transport))
+    let act = random.pick(
+      HostileAct.acts(for: configuration.transport, storage: configuration.storage))
     report.hostileActs[act.rawValue, default: 0] += 1
     switch act {
     case .forgedClaims:
@@ -115,8 +118,15 @@ extension Simulation {
             stoppingAfter: random.int(in: 0...400), code: random.pick([ENOSPC, EIO, EFBIG]),
             passing: random.int(in: 0...2))
         }
-      devices[victim].folderProgress.faults.pending.append(fault)
-      record("\(name(victim))'s disk will fail: \(fault)", device: victim)
+      if devices[victim].store != nil
+        && (configuration.transport != .folder || random.chance(0.5))
+      {
+        devices[victim].store!.faults.pending.append(fault)
+        record("\(name(victim))'s disk will fail saving its file: \(fault)", device: victim)
+      } else {
+        devices[victim].folderProgress.faults.pending.append(fault)
+        record("\(name(victim))'s disk will fail: \(fault)", device: victim)
+      }
     }
   }
 

@@ -20,7 +20,7 @@ extension Simulation {
           Violation(
             text: "\(name($0.index)) could not open its file (see the failed operations)",
             devices: [$0.index])
-        }
+        } + unopenableFiles()
       ))
     invariants.append(
       (
@@ -100,6 +100,23 @@ extension Simulation {
       }
     }
     return found
+  }
+
+  /// With files storage, each running device's file opens, by a store of its own, to the
+  /// household the device last saved: what a crash, a failed write or a fault left there
+  /// harms nothing, whether or not the device restarted since.
+  private func unopenableFiles() -> [Violation] {
+    devices.compactMap { device -> Violation? in
+      guard device.store != nil, device.replica != nil else { return nil }
+      do {
+        _ = try device.openedFile(incarnation: "checker", fault: configuration.fault)
+        return nil
+      } catch {
+        return Violation(
+          text: "\(name(device.index))'s file: \(withoutFolderRoot(String(describing: error)))",
+          devices: [device.index])
+      }
+    }
   }
 
   private func semanticKeyViolations() -> [Violation] {

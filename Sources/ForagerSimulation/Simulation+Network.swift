@@ -76,7 +76,7 @@ extension Simulation {
     if let legacy = message.legacy, devices[message.from].household == devices[message.to].household
     {
       devices[message.to].legacy.merge(legacy)
-      devices[message.to].save()
+      noteFailedSave(devices[message.to].save(), on: message.to)
     }
   }
 
@@ -116,6 +116,7 @@ extension Simulation {
     // A session learns the sender's incarnation even from a message it refuses.
     devices[receiver].sessions[sender] = session
     report.defences.ignoredAcknowledgments += session.ignoredAcknowledgments - ignoredBefore
+    var mergeChanged = false
     switch result {
     case .failure(let error):
       switch error {
@@ -140,10 +141,13 @@ extension Simulation {
       return false
     case .success(let merged?):
       noteDefences(merged, on: receiver)
+      mergeChanged = !merged.changes.isEmpty
     }
     checkSoundness(of: receiver, after: "merging from \(name(sender))")
-    devices[receiver].save()
-    return devices[receiver].replica!.state.version != before
+    // A merge that only removes records leaves the version as it was.
+    let changed = mergeChanged || devices[receiver].replica!.state.version != before
+    noteFailedSave(devices[receiver].save(merged: changed), on: receiver)
+    return changed
   }
 
   /// The message as a receiver with the deliberate merge bug would take it.

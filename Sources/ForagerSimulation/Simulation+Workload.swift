@@ -538,7 +538,7 @@ extension Simulation {
     newIDs: (inout CreatedIDs) -> Void = { _ in }
   ) {
     guard acknowledging else { return }
-    devices[index].save()
+    noteFailedSave(devices[index].save(), on: index)
     // Removals count only writes logged before this operation, never the ones it makes.
     let firstNewWrite = writes.count
     let state = replica(index).state

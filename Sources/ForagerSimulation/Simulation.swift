@@ -117,9 +117,9 @@ public struct Simulation: Sendable {
   /// runs once; make a new one to run again.
   public mutating func run(progress: ((Int, Int) -> Void)? = nil) -> SimulationReport {
     precondition(devices.isEmpty, "A Simulation runs once; create a new one to run again")
-    setUp()
     setUpFolders()
     defer { removeFolders() }
+    setUp()
     runScript()
     let total = stepsRun
     let reportEvery = max(1, total / 20)
@@ -152,6 +152,14 @@ public struct Simulation: Sendable {
       if random.chance(0.02) { takeBackup(of: actor) }
     }
     deliverMessagesDue()
+  }
+
+  /// Counts and records a save of the device's own file that failed (files storage): its
+  /// edits stay in memory, and the next save writes them.
+  mutating func noteFailedSave(_ failure: StoreError?, on device: Int) {
+    guard let failure else { return }
+    report.defences.failedSaves += 1
+    record("\(name(device)) cannot save: \(withoutFolderRoot(failure.description))", device: device)
   }
 
   mutating func record(_ text: String, device: Int? = nil, records: [RecordKey] = []) {
@@ -199,11 +207,15 @@ extension Simulation {
       let household = index % households
       let offset = skew == 0 ? 0 : Int64.random(in: -skew...skew, using: &random)
       let drift = Int64.random(in: -100...100, using: &random)
-      let device = Device(
+      var device = Device(
         index: index, household: household, householdID: householdIDs[household],
         member: MemberID(uuid: nextUUID()),
-        file: URL(fileURLWithPath: "household-\(household + 1)/device-\(index + 1).forager.json"),
+        file: replicaFile(of: index, in: household),
         wallClock: time.wallClock(offset: offset, drift: drift))
+      if configuration.storage == .files {
+        device.store = ReplicaStore(fileURL: device.file)
+        device.store!.faults.appendsBlindly = configuration.fault == .appendsAfterDamagedJournal
+      }
       householdDevices[household].append(index)
       devices.append(device)
     }
@@ -226,8 +238,8 @@ extension Simulation {
         }
         devices[index].replica!.prepareForSimulation(
           incarnationSeed: random.next(), fault: configuration.fault)
-        devices[index].save()
-        devices[index].backup = devices[index].disk
+        noteFailedSave(devices[index].save(), on: index)
+        devices[index].takeBackup()
         record("\(name(index)) starts as replica \(replicaID)", device: index)
       }
     }
@@ -257,8 +269,7 @@ extension Simulation {
 
   /// Copies the device's file to its backup (a nightly backup, or a copy a person made).
   mutating func takeBackup(of device: Int) {
-    devices[device].backup = devices[device].disk
-    devices[device].legacyBackup = devices[device].legacyDisk
+    devices[device].takeBackup()
     record("\(name(device)) backs up its file", device: device)
   }
 }

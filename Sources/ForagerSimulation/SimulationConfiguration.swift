@@ -35,6 +35,10 @@ public struct SimulationConfiguration: Hashable, Sendable {
   /// How the devices sync: by messages of the library's `SyncSession` over the simulated
   /// network, or through a shared folder (`SyncFolder`) on this machine's disk.
   public var transport: SimulationTransport = .messages
+  /// Where each device keeps its replica: a value standing for its file, or a real file
+  /// written through `ReplicaStore`, whose writes the crashes and the hostile peer's disk
+  /// faults stop part-way.
+  public var storage: SimulationStorage = .memory
   /// Probability, each step, that a hostile peer attacks a household: forged claims, forged
   /// acknowledgments, `through` and `since`, damaged and replayed messages; in a folder, cut
   /// and damaged journal lines, links and FIFOs at a device's names, and failing writes.
@@ -106,6 +110,17 @@ public enum SimulationTransport: String, CaseIterable, Hashable, Sendable {
   case folder
 }
 
+/// Where the simulated devices keep their replicas.
+public enum SimulationStorage: String, CaseIterable, Hashable, Sendable {
+  /// A value that stands for the device's file, turned into the file's bytes and read back
+  /// on each restart.
+  case memory
+  /// A real file (snapshot and journal) in a temporary folder, saved and opened through
+  /// `ReplicaStore`: a crash during a save stops its write part-way, and the hostile peer's
+  /// disk faults reach it.
+  case files
+}
+
 /// Deliberate bugs the simulator can inject, to prove that its checker fails when a replica
 /// misbehaves.
 package enum SimulationFault: String, CaseIterable, Hashable, Sendable {
@@ -120,8 +135,10 @@ package enum SimulationFault: String, CaseIterable, Hashable, Sendable {
   /// Merges take every claim on a device's own writes at its word, as before ADR 0029: a
   /// forged one makes peers drop the device's writes as already seen.
   case trustsForgedClaims
-  /// A device appends to its journal in the folder without checking that the journal is as it
-  /// left it, as before the check: after a cut or a junk line, its later lines sit behind
-  /// damage every reader stops at, until its next snapshot.
+  /// A device appends to its journals without checking that each is as it left it, as before
+  /// the check: in the folder, after a cut or a junk line, its later lines sit behind damage
+  /// every reader stops at, until its next snapshot; in its own file (`--storage files`),
+  /// after a write a disk fault stopped part-way, the next line follows the fragment and the
+  /// file no longer opens.
   case appendsAfterDamagedJournal
 }

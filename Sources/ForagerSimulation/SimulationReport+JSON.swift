@@ -32,6 +32,7 @@ extension SimulationReport {
     writer.beginObject()
     writer.field("damaged_journals", defences.damagedJournals)
     writer.field("failed_publications", defences.failedPublications)
+    writer.field("failed_saves", defences.failedSaves)
     writer.field("forged_claims", defences.forgedClaims)
     writer.field("ignored_acknowledgments", defences.ignoredAcknowledgments)
     writer.field("refused_forged_claims", defences.refusedForgedClaims)
@@ -131,6 +132,7 @@ extension SimulationReport {
     writer.field("scenario", c.scenario.rawValue)
     writer.field("seed", c.seed)
     writer.field("steps", min(c.steps, c.stopAfter ?? c.steps))
+    writer.field("storage", c.storage.rawValue)
     writer.field("transport", c.transport.rawValue)
     writer.endObject()
   }

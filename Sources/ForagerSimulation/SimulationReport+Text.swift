@@ -12,8 +12,10 @@ extension SimulationReport {
     lines.append(
       "  network: drop \(c.dropRate), duplicate \(c.duplicateRate), reorder \(c.reorderRate), \(c.partitions) partitions; crash rate \(c.crashRate), amnesia \(c.amnesiaRate); clock skew up to \(Self.duration(c.clockSkewMilliseconds))"
     )
-    if c.transport != .messages || c.hostileRate > 0 {
-      lines.append("  transport: \(c.transport.rawValue); hostile peer: \(c.hostileRate) per step")
+    if c.transport != .messages || c.storage != .memory || c.hostileRate > 0 {
+      lines.append(
+        "  transport: \(c.transport.rawValue); storage: \(c.storage.rawValue); hostile peer: \(c.hostileRate) per step"
+      )
     }
     lines.append("")
     lines.append(
@@ -36,10 +38,10 @@ extension SimulationReport {
           + hostileActs.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
             separator: ", "))
     }
-    if c.transport == .folder || c.hostileRate > 0 {
+    if c.transport == .folder || c.storage == .files || c.hostileRate > 0 {
       let d = defences
       lines.append(
-        "defences    \(d.refusedUnreadable) unreadable messages, \(d.refusedSkippingDeltas) deltas skipping changes and \(d.refusedForgedClaims) states claiming more than any device writes refused, \(d.ignoredAcknowledgments) acknowledgments of unmade changes ignored, \(d.forgedClaims) forged claims found and \(d.reissuedRecords) records written again, \(d.damagedJournals) damaged journals read up to the damage, \(d.skippedFolderEntries) folder entries skipped, \(d.failedPublications) publications stopped by the disk"
+        "defences    \(d.refusedUnreadable) unreadable messages, \(d.refusedSkippingDeltas) deltas skipping changes and \(d.refusedForgedClaims) states claiming more than any device writes refused, \(d.ignoredAcknowledgments) acknowledgments of unmade changes ignored, \(d.forgedClaims) forged claims found and \(d.reissuedRecords) records written again, \(d.damagedJournals) damaged journals read up to the damage, \(d.skippedFolderEntries) folder entries skipped, \(d.failedPublications) publications and \(d.failedSaves) saves stopped by the disk"
       )
     }
     lines.append(

@@ -116,6 +116,9 @@ public struct SimulationReport: Sendable {
     public var skippedFolderEntries = 0
     /// Publications into the folder that a disk fault stopped.
     public var failedPublications = 0
+    /// Saves of a device's own file that a disk fault stopped (`--storage files`): the next
+    /// save writes what they did not.
+    public var failedSaves = 0
   }
 
   init(configuration: SimulationConfiguration) {

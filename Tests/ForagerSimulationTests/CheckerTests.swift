@@ -106,4 +106,16 @@ import Testing
     #expect(sound.holds, "\(sound.text)")
     #expect(sound.defences.damagedJournals > 0)
   }
+
+  /// The same bug on a device's own file (files storage): after a save a disk fault stopped
+  /// part-way, the next line follows the fragment, and the file no longer opens as it was
+  /// saved.
+  @Test func appendingAfterAFailedSaveLosesTheFile() {
+    var configuration = HostileSimulationTests.filesRun(seed: 2)
+    configuration.fault = .appendsAfterDamagedJournal
+    let report = Simulation.run(configuration)
+    #expect(!report.holds)
+    let failed = report.invariants.filter { !$0.holds }.map(\.name)
+    #expect(failed.contains { $0.hasPrefix("every device opens its file") }, "\(failed)")
+  }
 }

@@ -56,6 +56,8 @@ import Testing
     (["--seed"], "--seed needs a value"),
     (["--colour"], "unknown option \"--colour\"; see forager-sim --help"),
     (["--clock-skew", "soon"], "--clock-skew takes a duration such as"),
+    (["--storage", "tape"], "--storage takes one of memory, files, not \"tape\""),
+    (["--transport", "pigeon"], "--transport takes one of messages, folder, not \"pigeon\""),
   ])
   func badArgumentsExitTwoWithAMessage(arguments: [String], message: String) throws {
     let run = try Self.run(arguments)

@@ -139,6 +139,24 @@ import Testing
     #expect(report.defences.reissuedRecords > 0)
   }
 
+  /// Devices that save through real files: crashes stop their saves part-way and the hostile
+  /// peer's disk faults stop their writes, and each reopens its file with the household it
+  /// last saved (a check the restart makes).
+  @Test func devicesOnRealFilesSurviveFailingDisksAndCrashes() {
+    let report = Simulation.run(Self.filesRun(seed: 2))
+    #expect(report.holds, "\(report.text)")
+    #expect(report.defences.failedSaves > 0 && report.crashesDuringSave > 0)
+    #expect(report.restoredFromBackup > 0)
+  }
+
+  static func filesRun(seed: UInt64) -> SimulationConfiguration {
+    var configuration = SimulationTests.shortRun(seed: seed, steps: 800)
+    configuration.storage = .files
+    configuration.crashRate = 0.02
+    configuration.hostileRate = 0.2
+    return configuration
+  }
+
   static func heavyFolderRun(seed: UInt64) -> SimulationConfiguration {
     var configuration = SimulationConfiguration(seed: seed)
     configuration.steps = 300
@@ -149,16 +167,18 @@ import Testing
     return configuration
   }
 
-  /// A run that must hold and play every act against its transport.
+  /// A run that must hold and play every act against its transport and storage.
   static func run(
-    seed: UInt64, steps: Int, transport: SimulationTransport, hostileRate: Double
+    seed: UInt64, steps: Int, transport: SimulationTransport, storage: SimulationStorage = .memory,
+    hostileRate: Double
   ) -> SimulationReport {
     var configuration = SimulationTests.shortRun(seed: seed, steps: steps)
     configuration.transport = transport
+    configuration.storage = storage
     configuration.hostileRate = hostileRate
     let report = Simulation.run(configuration)
     #expect(report.holds, "\(report.text)")
-    for act in HostileAct.acts(for: transport) {
+    for act in HostileAct.acts(for: transport, storage: configuration.storage) {
       #expect(report.hostileActs[act.rawValue, default: 0] > 0, "\(act.rawValue) never played")
     }
     return report
