@@ -78,9 +78,7 @@ import Testing
     configuration.steps = 600
     configuration.hostileRate = 0.1
     configuration.fault = .trustsForgedClaims
-    let report = Simulation.run(configuration)
-    #expect(!report.holds)
-    let failed = report.invariants.filter { !$0.holds }.map(\.name)
+    let failed = Self.failedInvariants(of: configuration)
     #expect(failed.contains("every acknowledged write is visible or superseded"), "\(failed)")
     // The same run with the library's behaviour holds.
     configuration.fault = nil
@@ -95,9 +93,7 @@ import Testing
   @Test func appendingAfterADamagedJournalHidesLaterEdits() {
     var configuration = HostileSimulationTests.heavyFolderRun(seed: 1)
     configuration.fault = .appendsAfterDamagedJournal
-    let report = Simulation.run(configuration)
-    #expect(!report.holds)
-    let failed = report.invariants.filter { !$0.holds }.map(\.name)
+    let failed = Self.failedInvariants(of: configuration)
     #expect(
       failed.contains("replicas of a household are equal (byte-identical encoded states)"),
       "\(failed)")
@@ -113,9 +109,14 @@ import Testing
   @Test func appendingAfterAFailedSaveLosesTheFile() {
     var configuration = HostileSimulationTests.filesRun(seed: 2)
     configuration.fault = .appendsAfterDamagedJournal
-    let report = Simulation.run(configuration)
-    #expect(!report.holds)
-    let failed = report.invariants.filter { !$0.holds }.map(\.name)
+    let failed = Self.failedInvariants(of: configuration)
     #expect(failed.contains { $0.hasPrefix("every device opens its file") }, "\(failed)")
+  }
+
+  /// The names of the invariants a run of `configuration` fails, which must be some.
+  static func failedInvariants(of configuration: SimulationConfiguration) -> [String] {
+    let report = Simulation.run(configuration)
+    #expect(!report.holds, "\(report.text)")
+    return report.invariants.filter { !$0.holds }.map(\.name)
   }
 }

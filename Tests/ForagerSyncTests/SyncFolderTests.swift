@@ -27,6 +27,32 @@ import Testing
     )
   }
 
+  /// The phone and the tablet of ``phoneAndTabletReplicas()`` on the folder `root`, each
+  /// with its progress there, neither synced yet.
+  struct PhoneAndTablet {
+    let phoneFolder: SyncFolder
+    let tabletFolder: SyncFolder
+    var phone: HouseholdReplica
+    var tablet: HouseholdReplica
+    var phoneProgress = FolderProgress()
+    var tabletProgress = FolderProgress()
+
+    init(in root: TemporaryFolder) throws {
+      (phoneFolder, tabletFolder) = try SyncFolderTests.phoneAndTabletFolders(in: root)
+      (phone, tablet) = SyncFolderTests.phoneAndTabletReplicas()
+    }
+
+    @discardableResult
+    mutating func syncPhone() throws(SyncFolderError) -> FolderSyncOutcome {
+      try phoneFolder.sync(&phone, progress: &phoneProgress)
+    }
+
+    @discardableResult
+    mutating func syncTablet() throws(SyncFolderError) -> FolderSyncOutcome {
+      try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    }
+  }
+
   /// Records every coordinated access, to show the transport goes through the hook.
   final class RecordingCoordination: FileCoordinating, @unchecked Sendable {
     private let lock = NSLock()
@@ -229,53 +255,52 @@ import Testing
   /// skips the peer with a typed reason; it never merges a line it cannot place.
   @Test func aPeerJournalThatNoLongerFollowsWhatWasReadIsReadWholeOrSkipped() throws {
     let root = TemporaryFolder()
-    let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
-    var (phone, tablet) = Self.phoneAndTabletReplicas()
-    var phoneProgress = FolderProgress()
-    var tabletProgress = FolderProgress()
+    var devices = try PhoneAndTablet(in: root)
     let journal = ReplicaJournal.url(of: root.url.appendingPathComponent("phone.forager.json"))
-    _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
-    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    try devices.syncPhone()
+    try devices.syncTablet()
     let afterSnapshot = try Data(contentsOf: journal)
 
-    _ = try phone.getOrCreateCategory(displayName: "Produce")
-    _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
+    _ = try devices.phone.getOrCreateCategory(displayName: "Produce")
+    try devices.syncPhone()
     let withLine = try Data(contentsOf: journal)
 
     // Torn: the line is half there. Nothing of it is merged; the whole line comes later.
     try withLine.prefix(afterSnapshot.count + 40).write(to: journal)
-    let torn = try tabletFolder.sync(&tablet, progress: &tabletProgress)
-    #expect(torn.merged == ["phone.forager.json"] && tablet.category(named: "Produce") == nil)
+    let torn = try devices.syncTablet()
+    #expect(
+      torn.merged == ["phone.forager.json"] && devices.tablet.category(named: "Produce") == nil)
     try withLine.write(to: journal)
-    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
-    #expect(tablet.category(named: "Produce") != nil)
+    try devices.syncTablet()
+    #expect(devices.tablet.category(named: "Produce") != nil)
 
     // An older journal put back: shorter than what was read, so it is read whole.
     try afterSnapshot.write(to: journal)
     #expect(
-      try tabletFolder.sync(&tablet, progress: &tabletProgress).readWhole == ["phone.forager.json"])
+      try devices.syncTablet().readWhole == ["phone.forager.json"])
 
     // A damaged line: the snapshot and the lines before it are merged, the journal named.
     try withLine.write(to: journal)
     var damaged = withLine
     damaged[afterSnapshot.count + 60] ^= 0x01
     try damaged.write(to: journal)
-    var fresh = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "fresh")
+    var fresh = HouseholdReplica(
+      joining: devices.phone.householdID, member: MemberID(), replica: "fresh")
     var freshProgress = FolderProgress()
     let freshFolder = try SyncFolder(
       url: root.url, deviceName: "fresh", coordination: FileCoordination.none)
     let partly = try freshFolder.sync(&fresh, progress: &freshProgress)
     #expect(partly.damagedJournals.map(\.file) == [journal])
     #expect(partly.merged == ["phone.forager.json", "tablet.forager.json"])
-    #expect(fresh.state.members == phone.state.members, "the snapshot was merged")
+    #expect(fresh.state.members == devices.phone.state.members, "the snapshot was merged")
     // The tablet, which merged the line before, brings it: nothing of the damaged line is
     // needed from the phone's journal.
     #expect(fresh.category(named: "Produce") != nil)
 
     // The phone's next sync finds its journal not as it left it and writes a snapshot, which
     // every reader reads whole.
-    _ = try phone.getOrCreateCategory(displayName: "Dairy")
-    #expect(try phoneFolder.sync(&phone, progress: &phoneProgress).published == .snapshot)
+    _ = try devices.phone.getOrCreateCategory(displayName: "Dairy")
+    #expect(try devices.syncPhone().published == .snapshot)
     let repaired = try freshFolder.sync(&fresh, progress: &freshProgress)
     #expect(repaired.damagedJournals.isEmpty && fresh.category(named: "Dairy") != nil)
   }
@@ -432,12 +457,9 @@ import Testing
   /// of `HostileSimulationTests.aFolderUnderHeavyHostilityConverges`).
   @Test func aLinkAtTheSnapshotsNameAfterAPublicationIsReplacedByTheNextOne() throws {
     let root = TemporaryFolder()
-    let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
-    var (phone, tablet) = Self.phoneAndTabletReplicas()
-    var phoneProgress = FolderProgress()
-    var tabletProgress = FolderProgress()
-    _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
-    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    var devices = try PhoneAndTablet(in: root)
+    try devices.syncPhone()
+    try devices.syncTablet()
     let outside = root.file("precious.txt")
     let precious = Data("the syncing user's file\n".utf8)
     try precious.write(to: outside)
@@ -445,17 +467,18 @@ import Testing
     try FileManager.default.removeItem(at: snapshot)
     try FileManager.default.createSymbolicLink(at: snapshot, withDestinationURL: outside)
 
-    _ = try phone.getOrCreateCategory(displayName: "After the link")
-    let published = try phoneFolder.sync(&phone, progress: &phoneProgress).published
+    _ = try devices.phone.getOrCreateCategory(displayName: "After the link")
+    let published = try devices.syncPhone().published
     #expect(published == .snapshot)
     #expect(try Data(contentsOf: outside) == precious)
-    var laptop = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "lap-1")
+    var laptop = HouseholdReplica(
+      joining: devices.phone.householdID, member: MemberID(), replica: "lap-1")
     let laptopFolder = try SyncFolder(
       url: root.url, deviceName: "laptop", coordination: FileCoordination.none)
     _ = try laptopFolder.sync(&laptop)
-    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    try devices.syncTablet()
     #expect(laptop.category(named: "After the link") != nil)
-    #expect(tablet.category(named: "After the link") != nil)
+    #expect(devices.tablet.category(named: "After the link") != nil)
   }
 
   /// A publication that a disk fault stops leaves the next to start over with a snapshot,
@@ -464,26 +487,23 @@ import Testing
   /// simulator (seed 10 of `HostileSimulationTests.aFolderUnderHeavyHostilityConverges`).
   @Test func aSnapshotWrittenAgainAfterAFailedPublicationIsReadAsNew() throws {
     let root = TemporaryFolder()
-    let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
-    var (phone, tablet) = Self.phoneAndTabletReplicas()
-    var phoneProgress = FolderProgress()
-    var tabletProgress = FolderProgress()
-    _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
-    _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    var devices = try PhoneAndTablet(in: root)
+    try devices.syncPhone()
+    try devices.syncTablet()
 
-    _ = try phone.getOrCreateCategory(displayName: "Published on the second try")
-    phoneProgress.faults = FileFaults([.write(stoppingAfter: 10)])
+    _ = try devices.phone.getOrCreateCategory(displayName: "Published on the second try")
+    devices.phoneProgress.faults = FileFaults([.write(stoppingAfter: 10)])
     let failed = Result { () throws(SyncFolderError) in
-      try phoneFolder.sync(&phone, progress: &phoneProgress)
+      try devices.syncPhone()
     }
     guard case .failure(.publishFailed) = failed else {
       Issue.record("the disk fault should have stopped the publication: \(failed)")
       return
     }
-    let published = try phoneFolder.sync(&phone, progress: &phoneProgress).published
+    let published = try devices.syncPhone().published
     #expect(published == .snapshot)
-    let read = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    let read = try devices.syncTablet()
     #expect(read.readWhole.contains("phone.forager.json"))
-    #expect(tablet.category(named: "Published on the second try") != nil)
+    #expect(devices.tablet.category(named: "Published on the second try") != nil)
   }
 }
