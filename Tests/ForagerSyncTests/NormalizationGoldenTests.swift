@@ -134,6 +134,34 @@ struct NormalizationGoldenTests {
     }
   }
 
+  /// Whatever calendar a person reads (on Apple platforms `Calendar.current` is the one chosen
+  /// in Settings), a slot's day is the Gregorian day in that calendar's time zone: two devices
+  /// of one household, one set to Japanese and one to Gregorian, plan one dinner into one slot.
+  /// Fails on a `CalendarDay` that took year, month and day from the calendar given (the
+  /// Japanese calendar makes 2024 the year 6).
+  @Test(arguments: [
+    Calendar.Identifier.japanese, .buddhist, .hebrew, .islamic, .islamicUmmAlQura, .persian,
+    .chinese, .indian, .republicOfChina,
+  ])
+  func slotDaysAreGregorianWhateverTheCalendar(_ identifier: Calendar.Identifier) throws {
+    let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+    var gregorian = Calendar(identifier: .gregorian)
+    gregorian.timeZone = tokyo
+    var chosen = Calendar(identifier: identifier)
+    chosen.timeZone = tokyo
+    // Instants around the clock and the year, 2024 and 2025 (a leap day among them).
+    for hours in stride(from: 0, to: 24 * 800, by: 37) {
+      let instant = Date(timeIntervalSince1970: 1_704_067_200 + Double(hours) * 3_600)
+      let key = SlotKey(date: instant, mealType: .dinner, calendar: chosen)
+      #expect(key == SlotKey(date: instant, mealType: .dinner, calendar: gregorian), "\(instant)")
+      #expect(SlotKey(rawValue: key.rawValue) == key)
+    }
+    // A person's own calendar still decides the time zone, and so the day.
+    let lateEvening = Date(timeIntervalSince1970: 1_733_891_400)
+    chosen.timeZone = try #require(TimeZone(identifier: "America/New_York"))
+    #expect(CalendarDay(lateEvening, in: chosen).description == "2024-12-10")
+  }
+
   @Test func slotKeysTakeTheDayInTheGivenCalendar() throws {
     let day = try #require(CalendarDay(year: 2024, month: 12, day: 10))
     #expect(SlotKey(day: day, mealType: .breakfast).rawValue == "2024-12-10-breakfast")

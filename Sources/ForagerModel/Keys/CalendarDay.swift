@@ -2,8 +2,8 @@ import Foundation
 
 /// A calendar day — year, month, day — not an instant.
 ///
-/// A planned meal belongs to the day the person meant, in their own calendar and time zone when
-/// they planned it. Storing the day, not a `Date`, keeps "Tuesday's breakfast" on
+/// A planned meal belongs to the day the person meant, in their time zone when they planned
+/// it, counted in the Gregorian calendar whatever calendar they read. Storing the day, not a `Date`, keeps "Tuesday's breakfast" on
 /// Tuesday when the household travels or a device runs in another time zone.
 public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
   public let year: Int
@@ -41,13 +41,22 @@ public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
     }
   }
 
-  /// The day that `date` falls on in `calendar` (its time zone included).
+  /// The Gregorian day that `date` falls on in `calendar`'s time zone.
+  ///
+  /// Only the time zone is taken from `calendar`: days are always counted in the Gregorian
+  /// calendar, whatever calendar the person reads. On Apple platforms `Calendar.current` is the
+  /// one chosen in Settings (Japanese, Buddhist, Hebrew, Islamic, Persian…), whose year, month
+  /// and day would put one dinner into different slots on two devices of a household, or
+  /// write a key that does not read back.
   ///
   /// - Parameters:
   ///   - date: An instant.
-  ///   - calendar: The person's calendar; defaults to the device's current one.
+  ///   - calendar: The person's calendar, for its time zone; defaults to the device's current
+  ///     one.
   public init(_ date: Date, in calendar: Calendar = .current) {
-    let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    var gregorian = Calendar(identifier: .gregorian)
+    gregorian.timeZone = calendar.timeZone
+    let parts = gregorian.dateComponents([.year, .month, .day], from: date)
     year = parts.year!
     month = parts.month!
     day = parts.day!

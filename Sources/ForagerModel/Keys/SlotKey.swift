@@ -25,10 +25,11 @@ public struct SlotKey: RawRepresentable, Hashable, Comparable, Codable, Sendable
     self.mealType = mealType
   }
 
-  /// Creates the key of the meal on the day `date` falls on in `calendar`.
+  /// Creates the key of the meal on the Gregorian day `date` falls on in `calendar`'s time
+  /// zone (see ``CalendarDay/init(_:in:)``).
   ///
   /// 23:30 on 10 December in New York is the 10th there and the 11th in UTC: pass the person's
-  /// calendar, and the slot is the day they meant.
+  /// calendar, and the slot is the day they meant, whichever calendar they read it in.
   public init(date: Date, mealType: MealType, calendar: Calendar = .current) {
     self.init(day: CalendarDay(date, in: calendar), mealType: mealType)
   }
