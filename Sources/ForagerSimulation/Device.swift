@@ -9,9 +9,9 @@ import SemanticCRDT
 /// acknowledged is on its disk. With memory storage the "disk" keeps the saved replica as a
 /// value; a restart turns it into the file's bytes with ``ReplicaFileFormat`` and opens them as
 /// ``ReplicaStore`` does, under a fresh incarnation id. With files storage the device saves
-/// through a real ``ReplicaStore`` (a journal line of its edits, or a snapshot after a merge or
-/// a failed save) and a restart opens the real file; `disk` then models what the file must
-/// hold: the replica as of the last save that succeeded.
+/// through a real ``ReplicaStore`` (a journal line of its edits, with those a failed save did
+/// not write; a snapshot after a merge) and a restart opens the real file; `disk` then models
+/// what the file must hold at least: the replica as of the last save that succeeded.
 struct Device: Sendable {
   let index: Int
   let household: Int
@@ -146,9 +146,9 @@ struct Device: Sendable {
 }
 
 extension Device {
-  /// Opens the device's real file with a new store, which must give the replica as of the last
+  /// Opens the device's real file with a new store, which must hold the replica as of the last
   /// save that succeeded: what a failed or cut-short write left on the disk must neither stop
-  /// the file from opening nor take a saved edit away (nor bring one back that failed).
+  /// the file from opening nor take a saved edit away.
   private mutating func openFile(incarnation: ReplicaID, fault: SimulationFault?)
     throws(StoreError)
   {
