@@ -88,13 +88,15 @@ public actor HouseholdStore {
   /// - Parameters:
   ///   - wallClock: The clock for new timestamps (see ``ReplicaStore/open(household:member:wallClock:incarnation:)``).
   ///   - maximumFileSize: The largest file read (``ReplicaStore/maximumFileSize``).
+  ///   - platform: The limits of the platform the app runs on; a test passes another's.
   /// - Throws: ``StoreError``: the file is damaged, newer, another household's, locked, or the
-  ///   folder or the first save cannot be written. A file that exists is never modified by
-  ///   opening.
+  ///   folder or the first save cannot be written; or there is no file, `firstLaunch` creates a
+  ///   household, and the platform creates none (``PlatformLimits/createsHouseholds``). A file
+  ///   that exists is never modified by opening.
   public init(
     fileURL: URL, firstLaunch: FirstLaunch, wallClock: WallClock = .system,
     maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize,
-    compaction: JournalCompaction = .default
+    compaction: JournalCompaction = .default, platform: PlatformLimits = .current
   ) async throws(StoreError) {
     let folder = fileURL.deletingLastPathComponent()
     do {
@@ -124,6 +126,9 @@ public actor HouseholdStore {
       try file.requireSnapshot(for: journal)
       switch firstLaunch {
       case .createHousehold(let ownerName, let owner):
+        guard platform.createsHouseholds else {
+          throw StoreError(file: fileURL, problem: .householdNotCreatedOnCache(platform.platform))
+        }
         replica = .create(owner: owner, ownerName: ownerName, wallClock: wallClock)
       case .join(let household, let member):
         replica = HouseholdReplica(joining: household, member: member, wallClock: wallClock)

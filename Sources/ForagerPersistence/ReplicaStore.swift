@@ -45,9 +45,11 @@ public struct ReplicaStore: Sendable {
   /// ``StoreError/Problem/tooLarge(size:limit:)`` before it is read.
   public var maximumFileSize: Int
 
-  /// The default ``maximumFileSize``: 256 MiB. A household of 100,000 records is about 41 MB,
-  /// so this is room for about 600,000; a file past it is damage or an attack.
-  public static let defaultMaximumFileSize = 256 << 20
+  /// The default ``maximumFileSize``: the platform's (``PlatformLimits/maximumFileSize``),
+  /// 256 MiB, or 32 MiB on watchOS. A household of 100,000 records is about 41 MB, so 256 MiB
+  /// is room for about 600,000 and 32 MiB for about 75,000; a file past it is damage or an
+  /// attack, or on a watch more than it can hold in memory.
+  public static let defaultMaximumFileSize = PlatformLimits.current.maximumFileSize
   /// How many cores reading the file may use. With `Cores.two` (the default) a large file's
   /// checksum and the second half of its long maps are read on another thread: a file of
   /// 100,000 records loads in about half the time. Give `Cores.one` where no core is free,

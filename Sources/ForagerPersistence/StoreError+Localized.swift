@@ -18,6 +18,8 @@ extension StoreError: LocalizedError {
     case .clockSkew: "The household's data is dated too far ahead of this device's clock."
     case .locked: "The household's data is in use by another copy of the app."
     case .writeFailed: "The household's changes could not be saved on this device."
+    case .householdNotCreatedOnCache:
+      "This device keeps the household only in a cache, so it cannot start a new one."
     }
   }
 
@@ -33,6 +35,7 @@ extension StoreError: LocalizedError {
     case .tooLarge: "Sync from another device, or contact support with the file."
     case .clockSkew: "Check the date and time settings of this device."
     case .locked: "Close the other copy of the app, then try again."
+    case .householdNotCreatedOnCache: "Join the household from another device."
     }
   }
 }

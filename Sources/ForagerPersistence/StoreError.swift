@@ -47,6 +47,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// more than half the household, or its owner): no build writes such a line, so it was
     /// forged or damaged. Nothing was applied.
     case refusedLine(sequence: UInt64, HouseholdError)
+    /// No replica file, and the platform's storage is a cache the system may purge (tvOS,
+    /// ``PlatformLimits/createsHouseholds``): a household is joined there, never created.
+    case householdNotCreatedOnCache(PlatformLimits.Platform)
   }
 
   /// The file.
@@ -94,6 +97,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
       detail = "holds changes, but the replica file it belongs beside is missing"
     case .refusedLine(let sequence, let error):
       detail = "holds line \(sequence), which no build writes: \(error)"
+    case .householdNotCreatedOnCache(let platform):
+      detail =
+        "is missing, and on \(platform.rawValue) the app's files live in a cache the system purges: join the household from another device rather than create a second one"
     }
     return "\(file.path) \(detail)"
   }

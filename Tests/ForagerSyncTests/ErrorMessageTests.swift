@@ -52,6 +52,7 @@ struct ErrorMessageTests {
     .newerNormalizer(found: NormalizerVersion(rawValue: 9), supported: .current),
     .invalidContent(JSONError(.unexpectedEnd, at: 3)), .unsound(["item names template salt"]),
     .tooLarge(size: 2, limit: 1), .clockSkew(skew), .locked, .writeFailed("ENOSPC"),
+    .householdNotCreatedOnCache(.tvOS),
   ].map { StoreError(file: file, problem: $0) }
 
   @Test(arguments: storeErrors)
