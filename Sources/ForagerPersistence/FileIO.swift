@@ -147,10 +147,14 @@ enum FileIO {
   /// none, or something else stands there.
   static func identity(of path: String) -> Identity? {
     var info = stat()
-    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else {
-      return nil
-    }
+    guard lstat(path, &info) == 0, isLoneRegularFile(info) else { return nil }
     return Identity(info)
+  }
+
+  /// Whether `info` is of a regular file with one name: no link, FIFO, folder, or hard link to
+  /// a file elsewhere.
+  private static func isLoneRegularFile(_ info: stat) -> Bool {
+    info.st_mode & S_IFMT == S_IFREG && info.st_nlink == 1
   }
 
   /// What a file was when this process last wrote it. Another writer changes its inode (a
@@ -217,7 +221,7 @@ enum FileIO {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw Failure("cannot stat", path) }
     let found = Identity(info)
-    guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1,
+    guard isLoneRegularFile(info),
       faults.appendsBlindly
         || (found.size == expected.size
           && (expected.identity == nil || expected.identity == found))
@@ -250,7 +254,7 @@ enum FileIO {
     if info.st_mode & S_IFMT == S_IFDIR {
       throw Failure(reason: "\(path) is a folder, where this device's journal belongs: remove it")
     }
-    if removing || info.st_mode & S_IFMT != S_IFREG || info.st_nlink != 1 {
+    if removing || !isLoneRegularFile(info) {
       guard unlink(path) == 0 else { throw Failure("cannot remove", path) }
       try flushFolder(of: path, faults: &faults)
       return nil

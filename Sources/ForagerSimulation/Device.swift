@@ -141,6 +141,7 @@ struct Device: Sendable {
     legacy = legacyDisk
     sessions = [:]
     folderProgress = FolderProgress()
+    folderProgress.faults = FileFaults(playing: fault)
     downUntil = nil
   }
 }
@@ -168,7 +169,7 @@ extension Device {
     HouseholdReplica, ReplicaStore
   ) {
     var store = ReplicaStore(fileURL: file)
-    store.faults.appendsBlindly = fault == .appendsAfterDamagedJournal
+    store.faults = FileFaults(playing: fault)
     let opened = try store.open(
       household: householdID, member: member, wallClock: wallClock, incarnation: incarnation)
     if let saved = disk?.state, opened.state.merging(saved) != opened.state {
@@ -186,5 +187,14 @@ extension HouseholdReplica {
   mutating func prepareForSimulation(incarnationSeed: UInt64, fault: SimulationFault?) {
     self.incarnationSeed = incarnationSeed
     checksClaims = fault != .trustsForgedClaims
+  }
+}
+
+extension FileFaults {
+  /// No failures pending, and the deliberate append bug when `fault` is it: what a run's
+  /// stores and folder publications start with.
+  init(playing fault: SimulationFault?) {
+    self.init()
+    appendsBlindly = fault == .appendsAfterDamagedJournal
   }
 }

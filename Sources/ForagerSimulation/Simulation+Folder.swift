@@ -93,7 +93,6 @@ extension Simulation {
     report.folderSyncs += 1
     var replica = devices[index].replica!
     var progress = devices[index].folderProgress
-    progress.faults.appendsBlindly = configuration.fault == .appendsAfterDamagedJournal
     let before = replica.state.version
     var merged: [MergeReport] = []
     let outcome = Result { () throws(SyncFolderError) in

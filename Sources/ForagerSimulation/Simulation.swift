@@ -212,9 +212,10 @@ extension Simulation {
         member: MemberID(uuid: nextUUID()),
         file: replicaFile(of: index, in: household),
         wallClock: time.wallClock(offset: offset, drift: drift))
+      device.folderProgress.faults = FileFaults(playing: configuration.fault)
       if configuration.storage == .files {
         device.store = ReplicaStore(fileURL: device.file)
-        device.store!.faults.appendsBlindly = configuration.fault == .appendsAfterDamagedJournal
+        device.store!.faults = FileFaults(playing: configuration.fault)
       }
       householdDevices[household].append(index)
       devices.append(device)

@@ -88,23 +88,27 @@ struct SyncSessionPropertyTests {
     }
   }
 
+  /// Two different devices, drawn as the forged steps always drew them.
+  static func link(_ random: inout SplitMix64) -> (from: Int, to: Int) {
+    let from = random.int(in: 0..<devices)
+    var to = random.int(in: 0..<(devices - 1))
+    if to >= from { to += 1 }
+    return (from, to)
+  }
+
   /// ``generate(_:)``'s steps (drawn first, so its seeds mean what they did), with forged
   /// acknowledgments put in among them.
   static func generateWithForgeries(_ random: inout SplitMix64) -> [Step] {
     var steps = generate(&random)
     for _ in 0..<random.int(in: 1...6) {
-      let from = random.int(in: 0..<devices)
-      var to = random.int(in: 0..<(devices - 1))
-      if to >= from { to += 1 }
+      let (from, to) = link(&random)
       steps.insert(
         .forgeAcknowledgment(from: from, to: to, value: random.int(in: 0...1_000)),
         at: random.int(in: 0...steps.count))
     }
     // Drawn after the acknowledgments, so that their seeds keep their steps.
     for _ in 0..<random.int(in: 0...4) {
-      let from = random.int(in: 0..<devices)
-      var to = random.int(in: 0..<(devices - 1))
-      if to >= from { to += 1 }
+      let (from, to) = link(&random)
       steps.insert(
         .forgeThrough(from: from, to: to, ahead: random.int(in: 1_000...1_000_000)),
         at: random.int(in: 0...steps.count))

@@ -3,8 +3,9 @@ import Foundation
 /// A calendar day — year, month, day — not an instant.
 ///
 /// A planned meal belongs to the day the person meant, in their time zone when they planned
-/// it, counted in the Gregorian calendar whatever calendar they read. Storing the day, not a `Date`, keeps "Tuesday's breakfast" on
-/// Tuesday when the household travels or a device runs in another time zone.
+/// it, counted in the Gregorian calendar whatever calendar they read. Storing the day, not a
+/// `Date`, keeps "Tuesday's breakfast" on Tuesday when the household travels or a device runs
+/// in another time zone.
 public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
   public let year: Int
   public let month: Int
