@@ -56,6 +56,9 @@ public actor HouseholdStore {
   public nonisolated let replicaID: ReplicaID
   /// Whether this open found no file and made one (``FirstLaunch``).
   public nonisolated let isFirstLaunch: Bool
+  /// This device's identity in shared folders (`SyncFolder`), kept beside the replica file
+  /// and minted by the first open that found none (``DeviceID/stored(besideReplica:)``).
+  public nonisolated let deviceID: DeviceID
 
   /// The replica as it is now. Reading it copies a value whose storage is shared until one of
   /// them changes.
@@ -90,9 +93,10 @@ public actor HouseholdStore {
   ///   - maximumFileSize: The largest file read (``ReplicaStore/maximumFileSize``).
   ///   - platform: The limits of the platform the app runs on; a test passes another's.
   /// - Throws: ``StoreError``: the file is damaged, newer, another household's, locked, or the
-  ///   folder or the first save cannot be written; or there is no file, `firstLaunch` creates a
-  ///   household, and the platform creates none (``PlatformLimits/createsHouseholds``). A file
-  ///   that exists is never modified by opening.
+  ///   folder, the first save or the device's id cannot be written; or there is no file,
+  ///   `firstLaunch` creates a household, and the platform creates none
+  ///   (``PlatformLimits/createsHouseholds``). A replica file that exists is never modified by
+  ///   opening.
   public init(
     fileURL: URL, firstLaunch: FirstLaunch, wallClock: WallClock = .system,
     maximumFileSize: Int = ReplicaStore.defaultMaximumFileSize,
@@ -112,6 +116,7 @@ public actor HouseholdStore {
     let lock = try file.lock()
     var stored = try file.read(checkingModel: false)
     let journal = try file.readJournal()
+    let deviceID = try DeviceID.stored(besideReplica: fileURL)
     file.removeLeftovers()
     let isFirstLaunch = stored == nil
     var replica: HouseholdReplica
@@ -142,6 +147,7 @@ public actor HouseholdStore {
     self.member = replica.member
     self.replicaID = replica.replicaID
     self.isFirstLaunch = isFirstLaunch
+    self.deviceID = deviceID
     self.replica = replica
     self.file = file
     self.lock = lock

@@ -39,8 +39,8 @@ public final class ReplicaFileLock: Sendable {
       let reason = String(cString: strerror(errno))
       throw StoreError(file: url, problem: .unreadable("cannot open its lock \(path): \(reason)"))
     }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-      let code = errno
+    let code = Self.lock(descriptor)
+    guard code == 0 else {
       close(descriptor)
       if code == EWOULDBLOCK { throw StoreError(file: url, problem: .locked) }
       throw StoreError(
@@ -50,6 +50,25 @@ public final class ReplicaFileLock: Sendable {
   }
 
   deinit { close(descriptor) }
+
+  /// `flock`s `descriptor`, trying again for up to ``transientHolding`` while another holds
+  /// it: a process this one is starting holds a copy of every descriptor between its fork and
+  /// its exec, which closes them (`O_CLOEXEC`), so a lock released just now may still be held
+  /// for that moment. A lock another store holds is held far longer, and is refused.
+  ///
+  /// - Returns: 0, or the `errno` of the last try.
+  private static func lock(_ descriptor: Int32) -> Int32 {
+    let deadline = ContinuousClock.now + transientHolding
+    while true {
+      if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return 0 }
+      let code = errno
+      guard code == EWOULDBLOCK, ContinuousClock.now < deadline else { return code }
+      usleep(2_000)
+    }
+  }
+
+  /// How long a lock is waited for before it is taken to be another store's: 200 ms.
+  static let transientHolding = Duration.milliseconds(200)
 }
 
 extension ReplicaStore {

@@ -67,8 +67,8 @@ extension Simulation {
     Array("A file outside the shared folder of household \(household + 1).\n".utf8)
   }
 
-  /// The device's name in its household's folder: its file is `<name>.forager.json`.
-  static func folderName(of device: Int) -> String { "device-\(device + 1)" }
+  /// The device's id in its household's folder: its file is `<id>.forager.json`.
+  static func folderID(of device: Int) -> DeviceID { DeviceID("device-\(device + 1)")! }
 
   /// `text` with the run's folder left out, so that the report reads the same on every machine.
   func withoutFolderRoot(_ text: String) -> String {
@@ -85,11 +85,9 @@ extension Simulation {
   @discardableResult
   mutating func syncThroughFolder(_ index: Int) -> Bool {
     let household = devices[index].household
-    guard
-      let folder = try? SyncFolder(
-        url: folder(of: household), deviceName: Self.folderName(of: index),
-        coordination: FileCoordination.none)
-    else { return false }
+    let folder = SyncFolder(
+      url: folder(of: household), deviceID: Self.folderID(of: index),
+      deviceName: "device \(index + 1)", coordination: FileCoordination.none)
     report.folderSyncs += 1
     var replica = devices[index].replica!
     var progress = devices[index].folderProgress

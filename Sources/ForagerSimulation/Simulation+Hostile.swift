@@ -227,7 +227,8 @@ extension Simulation {
         wallClock: devices[householdDevices[household][0]].wallClock))
     do {
       try SyncFolder(
-        url: folder(of: household), deviceName: stranger, coordination: FileCoordination.none
+        url: folder(of: household), deviceID: DeviceID(stranger)!, deviceName: stranger,
+        coordination: FileCoordination.none
       )
       .publish(replica)
       record("a hostile peer leaves \(stranger)\(SyncFolder.fileSuffix) with forged claims")
@@ -239,7 +240,7 @@ extension Simulation {
   /// Damages `device`'s files in its household's folder.
   private mutating func tamperWithFolder(_ act: HostileAct, at device: Int) {
     let snapshot = folder(of: devices[device].household).appendingPathComponent(
-      Self.folderName(of: device) + SyncFolder.fileSuffix)
+      Self.folderID(of: device).rawValue + SyncFolder.fileSuffix)
     let journal = ReplicaJournal.url(of: snapshot)
     let path = journal.path
     // Only a regular file is cut or written to: opening a FIFO to write waits for a reader.

@@ -4,25 +4,20 @@ import Foundation
 /// `forager-sync sync`: the folder transport (``SyncFolder``) for a replica file.
 enum FolderSync {
   /// Merges every readable replica file of the household in `folder` into the replica at
-  /// `replicaFile`, saves it, and writes its state into the folder as `<name>.forager.json`.
+  /// `replicaFile`, saves it, and writes its state into the folder as `<id>.forager.json`, by
+  /// the device id kept beside the replica file (``DeviceID/stored(besideReplica:)``, minted
+  /// on the first sync).
   ///
   /// Several devices may run this on one folder at the same time: each replaces only its own
   /// file, atomically, and a file being replaced is read whole, old or new. One process at a
   /// time may use a given replica file.
   ///
-  /// - Parameter name: This device's name in the folder; by default the replica file's name
-  ///   without `.json` and `.forager`.
+  /// - Parameter name: This device's name for people, and the name an earlier build gave its
+  ///   file in the folder (``SyncFolder/formerFileName``); by default the replica file's name
+  ///   without `.json` and `.forager`, as those builds did.
   static func sync(folder url: URL, replicaFile: URL, name: String? = nil) throws(ToolError)
     -> FolderSyncOutcome
   {
-    let folder: SyncFolder
-    do {
-      folder = try SyncFolder(
-        url: url, deviceName: name ?? deviceName(of: replicaFile),
-        coordination: FileCoordination.none)
-    } catch {
-      throw .usage("--name \(error)")
-    }
     // Held to the end: another process syncing this replica now would overwrite what this one
     // saves, or this one what it saved.
     let lock: ReplicaFileLock
@@ -37,6 +32,16 @@ enum FolderSync {
     var replica = opened
     // Temporary files of this device's saves that were killed midway.
     store.removeLeftovers()
+    let deviceID: DeviceID
+    do {
+      deviceID = try DeviceID.stored(besideReplica: replicaFile)
+    } catch {
+      throw .refused(error.description)
+    }
+    let folder = SyncFolder(
+      url: url, deviceID: deviceID, deviceName: name ?? deviceName(of: replicaFile),
+      coordination: FileCoordination.none)
+    let former = folder.formerFileIdentity()
     var outcome: FolderSyncOutcome
     do {
       outcome = try folder.mergePeerFiles(of: replica.householdID) {
@@ -52,6 +57,7 @@ enum FolderSync {
       throw .refused(error.description)
     }
     outcome.wrote = folder.ownFileName
+    folder.retireFormerFile(seen: former, outcome: &outcome)
     return outcome
   }
 

@@ -84,14 +84,16 @@ public enum SyncTool {
             help: "this device's replica file: merged with the folder's, then written to it"),
           .value(
             "--name", placeholder: "device",
-            help: "this device's file name in the folder (default: the replica file's)"),
+            help: "this device's name for people (default: the replica file's)"),
         ],
         summary: "sync through a shared folder",
         details: """
           Reads every peer's file in the folder, merges the sound ones into the replica, saves
-          it, and writes it to the folder under this device's name. A device writes only its
+          it, and writes it to the folder as <id>.forager.json, by the device id kept beside
+          the replica in <replica>.device (made on the first sync). A device writes only its
           own file; damaged, partial, placeholder and newer-format files are skipped with a
-          warning.
+          warning. The file an earlier build wrote under the device's name is merged, then
+          removed.
           """),
       Command(
         "example", arguments: Arguments("<folder>", expected: "a folder", count: 1...1),
@@ -145,7 +147,9 @@ public enum SyncTool {
       result.output =
         "merged \(outcome.merged.count) file\(outcome.merged.count == 1 ? "" : "s")"
         + (outcome.merged.isEmpty ? "" : " (\(outcome.merged.joined(separator: ", ")))")
-        + "; wrote \(outcome.wrote)\n"
+        + "; wrote \(outcome.wrote)"
+        + (outcome.retired.map { "; removed \($0), this device's file of an earlier build" } ?? "")
+        + "\n"
       result.errors += outcome.warnings.map { "forager-sync: warning: \($0)\n" }.joined()
     default:  // "example"
       let written = try Example.write(into: files[0])

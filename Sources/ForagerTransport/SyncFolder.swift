@@ -4,7 +4,7 @@ import Foundation
 
 /// The folder transport: a folder that a file-sync service (iCloud Drive, Dropbox, Syncthing, a
 /// network share) keeps the same on every device. Each device writes only its own file there,
-/// `<deviceName>.forager.json`, reads everyone else's and merges them. Merging is a join, so
+/// `<deviceID>.forager.json`, reads everyone else's and merges them. Merging is a join, so
 /// the order, timing and repetition of what the service delivers do not matter, and the files
 /// are full states, which any incarnation may merge (docs/decisions/0007).
 ///
@@ -15,13 +15,20 @@ import Foundation
 ///
 /// ```swift
 /// let folder = try SyncFolder(
-///   url: iCloudDocuments.appending(path: "Household"), deviceName: "Sam's iPhone")
+///   url: iCloudDocuments.appending(path: "Household"), deviceID: store.deviceID,
+///   deviceName: UIDevice.current.name)
 /// let outcome = try await store.sync(through: folder)
 /// ```
 public struct SyncFolder: Sendable {
   /// The shared folder.
   public let url: URL
-  /// This device's name in the folder: its file is `<deviceName>.forager.json`.
+  /// This device's identity in the folder: its file is `<deviceID>.forager.json`. Minted
+  /// once per device (``HouseholdStore/deviceID``), so that two devices with one display name
+  /// never share a file.
+  public let deviceID: DeviceID
+  /// This device's name, for people. Builds before device ids named the device's file by it:
+  /// such a file (``formerFileName``) is merged, and removed once this device's own file holds
+  /// it (see ``FolderSyncOutcome/retired``).
   public let deviceName: String
   /// How files are read and written while a service may be changing them.
   public let coordination: any FileCoordinating
@@ -29,22 +36,29 @@ public struct SyncFolder: Sendable {
   public var maximumFileSize = ReplicaStore.defaultMaximumFileSize
 
   /// - Parameters:
-  ///   - deviceName: A plain file name (no `/`, `\`, NUL, not starting with `.`), unique among
-  ///     the household's devices.
+  ///   - deviceID: This device's id; ``HouseholdStore/deviceID`` for a store's replica.
+  ///   - deviceName: This device's name for people, such as `UIDevice.current.name`; any text.
   ///   - coordination: ``FileCoordination/system`` by default: `NSFileCoordinator` on Apple
   ///     platforms.
-  /// - Throws: ``SyncFolderError/notAPlainName(_:)``.
   public init(
-    url: URL, deviceName: String, coordination: any FileCoordinating = FileCoordination.system
-  ) throws(SyncFolderError) {
-    guard Self.isPlainName(deviceName) else { throw .notAPlainName(deviceName) }
+    url: URL, deviceID: DeviceID, deviceName: String,
+    coordination: any FileCoordinating = FileCoordination.system
+  ) {
     self.url = url
+    self.deviceID = deviceID
     self.deviceName = deviceName
     self.coordination = coordination
   }
 
   /// This device's file in the folder.
-  public var ownFileName: String { deviceName + Self.fileSuffix }
+  public var ownFileName: String { deviceID.rawValue + Self.fileSuffix }
+
+  /// The name a build before device ids gave this device's file: `<deviceName>.forager.json`,
+  /// or `nil` when the name is not a plain file name, or is this device's file's name.
+  public var formerFileName: String? {
+    let name = deviceName + Self.fileSuffix
+    return Self.isPlainName(deviceName) && name != ownFileName ? name : nil
+  }
 
   /// What every device's file in the folder ends with.
   public static let fileSuffix = ".forager.json"
@@ -76,6 +90,12 @@ public struct FolderSyncOutcome: Equatable, Sendable {
   /// How this device's changes went into the folder: a journal line, a snapshot, or `nil`
   /// when nothing had changed since the last sync.
   public var published: JournalWrite?
+  /// The file a build before device ids wrote for this device, named by its display name
+  /// (``SyncFolder/formerFileName``), when this sync merged it and then removed it: this
+  /// device's own file holds all of it by then. It is removed only if no one changed it since
+  /// it was read, so a device of an earlier build with the same name loses nothing: its next
+  /// sync writes the file again.
+  public var retired: String?
 
   public init() {}
 }
@@ -371,6 +391,7 @@ extension SyncFolder {
     merge: (HouseholdState) throws(HouseholdError) -> Void,
     publish: (inout FolderProgress) throws(StoreError) -> JournalWrite?
   ) throws(SyncFolderError) -> FolderSyncOutcome {
+    let former = formerFileIdentity()
     var outcome = try mergePeerFiles(of: household, progress: &progress, with: merge)
     do {
       outcome.published = try publish(&progress)
@@ -378,7 +399,29 @@ extension SyncFolder {
       throw .publishFailed(error)
     }
     outcome.wrote = ownFileName
+    retireFormerFile(seen: former, outcome: &outcome)
     return outcome
+  }
+
+  /// What this device's former file (``formerFileName``) is before a sync reads it; `nil` when
+  /// there is none.
+  package func formerFileIdentity() -> ReplicaFilesIdentity? {
+    guard let formerFileName else { return nil }
+    let identity = ReplicaStore(fileURL: url.appendingPathComponent(formerFileName))
+      .filesIdentity()
+    return identity.fileExists ? identity : nil
+  }
+
+  /// Removes this device's former file after a sync that merged it and published this
+  /// device's own file, if it is still what it was before the sync read it (`seen`). A file
+  /// that could not be removed stays, and is merged again next time: it only costs a read.
+  package func retireFormerFile(seen: ReplicaFilesIdentity?, outcome: inout FolderSyncOutcome) {
+    guard let seen, let formerFileName, outcome.merged.contains(formerFileName) else { return }
+    let file = url.appendingPathComponent(formerFileName)
+    let removed = try? coordination.coordinateWriting(file) { coordinated in
+      try ReplicaStore(fileURL: coordinated).remove(ifStill: seen)
+    }
+    if removed == true { outcome.retired = formerFileName }
   }
 }
 
@@ -475,8 +518,6 @@ extension SyncFolder {
 
 /// Why a sync through a folder stopped. What it merged before stays merged.
 public enum SyncFolderError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The device name is not a plain file name.
-  case notAPlainName(String)
   /// The folder is missing, or a file.
   case notAFolder(URL)
   /// This device's file could not be written into the folder.
@@ -484,10 +525,18 @@ public enum SyncFolderError: Error, Equatable, Sendable, CustomStringConvertible
 
   public var description: String {
     switch self {
-    case .notAPlainName(let name):
-      "\(name.debugDescription) must be a plain file name: no / or \\, not . or .., not starting with ."
     case .notAFolder(let url): "\(url.path) is not a folder"
     case .publishFailed(let error): error.description
     }
+  }
+}
+
+extension HouseholdStore {
+  /// The shared folder at `url` as this store's device sees it: its file named by
+  /// ``deviceID``, its name for people `deviceName`.
+  public nonisolated func folder(
+    at url: URL, deviceName: String, coordination: any FileCoordinating = FileCoordination.system
+  ) -> SyncFolder {
+    SyncFolder(url: url, deviceID: deviceID, deviceName: deviceName, coordination: coordination)
   }
 }

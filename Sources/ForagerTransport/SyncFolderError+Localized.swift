@@ -5,7 +5,6 @@ import Foundation
 extension SyncFolderError: LocalizedError {
   public var errorDescription: String? {
     switch self {
-    case .notAPlainName: "This device's name cannot be used as a file name in the shared folder."
     case .notAFolder: "The household's shared folder cannot be found."
     case .publishFailed: "This device's changes could not be written to the shared folder."
     }
@@ -13,7 +12,6 @@ extension SyncFolderError: LocalizedError {
 
   public var recoverySuggestion: String? {
     switch self {
-    case .notAPlainName: "Choose a device name without slashes that does not start with a dot."
     case .notAFolder: "Check that the shared folder exists and that this device can reach it."
     case .publishFailed(let error): error.recoverySuggestion
     }

@@ -74,7 +74,7 @@ struct ErrorMessageTests {
   static let syncErrors: [any LocalizedError & Sendable] = [
     SyncMessageError.malformed(JSONError(.unexpectedEnd, at: 3)),
     SyncMessageError.newerFormat(found: 2, supported: 1), SyncMessageError.unknownFormat(0),
-    SyncMessageError.tooLarge(size: 2, limit: 1), SyncFolderError.notAPlainName(".x"),
+    SyncMessageError.tooLarge(size: 2, limit: 1),
     SyncFolderError.notAFolder(file),
     SyncFolderError.publishFailed(StoreError(file: file, problem: .writeFailed("ENOSPC"))),
   ]

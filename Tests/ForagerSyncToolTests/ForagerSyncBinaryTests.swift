@@ -166,11 +166,13 @@ import Testing
 
     let first = try Self.run(["sync", shared.path, "--replica", phone])
     #expect(first.status == 0, "\(first.errors)")
-    #expect(first.output.contains("wrote phone.forager.json"))
+    // The phone's file in the folder is named by the id minted beside its replica.
+    let phoneID = try DeviceID.stored(besideReplica: URL(fileURLWithPath: phone))
+    #expect(first.output.contains("wrote \(phoneID).forager.json"))
     #expect(first.errors.contains("neighbour.forager.json: a replica of household"))
     #expect(first.errors.contains("future.forager.json") && first.errors.contains("newer"))
     let second = try Self.run(["sync", shared.path, "--replica", tablet])
-    #expect(second.output.contains("merged 1 file (phone.forager.json)"))
+    #expect(second.output.contains("merged 1 file (\(phoneID).forager.json)"))
     _ = try Self.run(["sync", shared.path, "--replica", phone])
     let a = try #require(try ReplicaStore(fileURL: URL(fileURLWithPath: phone)).read()).state
     let b = try #require(try ReplicaStore(fileURL: URL(fileURLWithPath: tablet)).read()).state

@@ -141,15 +141,18 @@ HOUSEHOLD=$(awk '/^household /{print $2}' <<< "$created")
 MEMBER=$(awk '/^member /{print $2}' <<< "$created")
 add phone "Produce" "Pantry"
 phone sync "$WORK/shared-a" phone > /dev/null
-wait_for 60 "the phone's file to reach the tablet's side" same_file phone.forager.json
+# Each device's file in the folder is named by the id its store keeps beside its replica.
+PHONE_FILE="$(cat "$WORK/device-a/household.json.device").forager.json"
+wait_for 60 "the phone's file to reach the tablet's side" same_file "$PHONE_FILE"
 
 say "the tablet joins through the folder"
 tablet join "$HOUSEHOLD" "$MEMBER" > /dev/null
 tablet sync "$WORK/shared-b" tablet > /dev/null
-wait_for 60 "the tablet's file to reach the phone's side" same_file tablet.forager.json
+TABLET_FILE="$(cat "$WORK/device-b/household.json.device").forager.json"
+wait_for 60 "the tablet's file to reach the phone's side" same_file "$TABLET_FILE"
 phone sync "$WORK/shared-a" phone > /dev/null
-wait_for 60 "the phone's file to reach the tablet's side again" same_file phone.forager.json
-cp "$WORK/shared-b/phone.forager.json" "$WORK/phone-backup.json"
+wait_for 60 "the phone's file to reach the tablet's side again" same_file "$PHONE_FILE"
+cp "$WORK/shared-b/$PHONE_FILE" "$WORK/phone-backup.json"
 
 say "apart: both devices edit, and the tablet's side gets an old phone file back"
 stop b
@@ -158,18 +161,18 @@ phone sync "$WORK/shared-a" phone > /dev/null
 add tablet "PRODUCE" "Bakery" "Spices"
 tablet sync "$WORK/shared-b" tablet > /dev/null
 sleep 1.1 # a later modification time than the phone's copy: the restored backup wins the name
-cp "$WORK/phone-backup.json" "$WORK/shared-b/phone.forager.json"
-touch "$WORK/shared-b/phone.forager.json"
+cp "$WORK/phone-backup.json" "$WORK/shared-b/$PHONE_FILE"
+touch "$WORK/shared-b/$PHONE_FILE"
 
 say "together again"
 start b
-conflict_copy() { ls "$WORK/shared-$1" | grep -q '^phone\.forager\.sync-conflict-.*\.json$'; }
+conflict_copy() { ls "$WORK/shared-$1" | grep -q "^${PHONE_FILE%.json}\.sync-conflict-.*\.json\$"; }
 wait_for 90 "Syncthing's conflict copy of the phone's file" conflict_copy a
 wait_for 90 "the conflict copy on the tablet's side too" conflict_copy b
 say "Syncthing wrote $(ls "$WORK/shared-a" | grep -c 'sync-conflict') conflict copy(ies)"
 
 # A download in progress, as Syncthing names it: half a file the phone must not read.
-head -c 200 "$WORK/shared-a/tablet.forager.json" > "$WORK/shared-a/.syncthing.tablet.forager.json.tmp"
+head -c 200 "$WORK/shared-a/$TABLET_FILE" > "$WORK/shared-a/.syncthing.$TABLET_FILE.tmp"
 
 # Syncs until both devices hold the same household: each sync publishes what changed, which
 # Syncthing carries over while the other device syncs.
@@ -207,12 +210,12 @@ while read -r word name; do
 done < "$WORK/phone-session.log"
 grep -q "^published line" "$WORK/phone-session.log" ||
   die "the phone published no journal line: $(cat "$WORK/phone-session.log")"
-grep -q "^merged phone.forager.json journal" "$WORK/tablet-follow.log" ||
+grep -q "^merged $PHONE_FILE journal" "$WORK/tablet-follow.log" ||
   die "the tablet never read the phone's journal lines: $(cat "$WORK/tablet-follow.log")"
-[ -s "$WORK/shared-b/phone.forager.json.journal" ] ||
+[ -s "$WORK/shared-b/$PHONE_FILE.journal" ] ||
   die "the phone's journal did not reach the tablet's side"
 say "the phone published $(grep -c '^published line' "$WORK/phone-session.log") journal line(s);" \
-  "the tablet read the phone's journal $(grep -c '^merged phone.forager.json journal' "$WORK/tablet-follow.log") time(s) without its snapshot"
+  "the tablet read the phone's journal $(grep -c "^merged $PHONE_FILE journal" "$WORK/tablet-follow.log") time(s) without its snapshot"
 converge
 say "the folder holds:"
 ls -A "$WORK/shared-a" | grep -v '^[.]st' | sed 's/^/  /'

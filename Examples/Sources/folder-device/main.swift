@@ -79,7 +79,7 @@ do {
     }
   case ("sync", 2):
     let store = try await open()
-    let folder = try SyncFolder(url: URL(fileURLWithPath: rest[0]), deviceName: rest[1])
+    let folder = store.folder(at: URL(fileURLWithPath: rest[0]), deviceName: rest[1])
     let outcome = try await store.sync(through: folder)
     try await store.flush()
     print("merged \(outcome.merged.count): \(outcome.merged.sorted().joined(separator: " "))")
@@ -89,7 +89,7 @@ do {
     for skip in outcome.skipped { print("skipped \(skip)") }
   case ("session", 3...):
     let store = try await open()
-    let folder = try SyncFolder(url: URL(fileURLWithPath: rest[0]), deviceName: rest[1])
+    let folder = store.folder(at: URL(fileURLWithPath: rest[0]), deviceName: rest[1])
     for name in rest.dropFirst(2) {
       _ = try await store.edit { try $0.getOrCreateCategory(displayName: name) }
       try await store.flush()
@@ -101,7 +101,7 @@ do {
     }
   case ("follow", 4...):
     let store = try await open()
-    let folder = try SyncFolder(url: URL(fileURLWithPath: rest[0]), deviceName: rest[1])
+    let folder = store.folder(at: URL(fileURLWithPath: rest[0]), deviceName: rest[1])
     guard let seconds = Int(rest[2]) else { fail("follow needs a number of seconds") }
     let names = rest.dropFirst(3)
     let deadline = ContinuousClock.now + .seconds(seconds)

@@ -26,8 +26,8 @@ try await phone!.edit { try $0.addMember(alex, name: "Alex") }
 // The household id reaches the tablet out of band (a QR code, an invitation link).
 let tablet = try await HouseholdStore(
   fileURL: tabletFile, firstLaunch: .join(phone!.householdID, member: alex))
-let phoneFolder = try SyncFolder(url: sharedFolder, deviceName: "phone")
-let tabletFolder = try SyncFolder(url: sharedFolder, deviceName: "tablet")
+let phoneFolder = phone!.folder(at: sharedFolder, deviceName: "phone")
+let tabletFolder = tablet.folder(at: sharedFolder, deviceName: "tablet")
 
 // A view model would follow the tablet's changes like this.
 let tabletChanges = await tablet.changes()
