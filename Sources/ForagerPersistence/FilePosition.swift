@@ -21,7 +21,7 @@ struct FilePosition: Sendable {
   var snapshotIdentity: FileIO.Identity?
   /// The snapshot's size in bytes, and the format it is in; `nil` when there is none.
   var snapshotLength = 0
-  var snapshotFormat: Int?
+  var snapshotFormat: Int64?
   /// The ids of the kept removals the snapshot holds: a journal line does not hold them.
   var removals: [RemovedRecords.ID] = []
 

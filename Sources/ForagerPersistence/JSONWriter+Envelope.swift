@@ -6,7 +6,7 @@ extension JSONWriter {
   /// value, the checksum covering that value's bytes exactly as written: the envelope of a
   /// replica file and of a journal line.
   mutating func checksummedEnvelope(
-    format: Int, member: StaticString, _ body: (inout JSONWriter) -> Void
+    format: Int64, member: StaticString, _ body: (inout JSONWriter) -> Void
   ) {
     beginObject()
     field("format", format)

@@ -28,7 +28,7 @@ extension RemovedRecords: JSONReadable {
   public init(from reader: inout JSONReader) throws(JSONError) {
     let start = reader.offset
     var at: UInt64?
-    var id: Int?
+    var id: Int64?
     var records: HouseholdState?
     try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {

@@ -57,7 +57,7 @@ public struct ReplicaFileContents: Sendable {
   /// The saving replica's clock; `nil` for a replica that never ticked, or a format-1 file.
   public var clock: ClockReading?
   /// The format the file was written in; ``ReplicaFileFormat/current`` once saved again.
-  public internal(set) var format: Int
+  public internal(set) var format: Int64
   /// What merges removed, kept for a restore (see ``RemovedRecords``), oldest first; stored
   /// only when there are any.
   public var removals: [RemovedRecords]
@@ -96,7 +96,7 @@ public struct ReplicaFileContents: Sendable {
 
   init(
     state: HouseholdState, member: MemberID, replica: ReplicaID, clock: ClockReading?,
-    format: Int, removals: [RemovedRecords] = [], carriedFields: [String: [UInt8]],
+    format: Int64, removals: [RemovedRecords] = [], carriedFields: [String: [UInt8]],
     journalSequence: UInt64 = 0
   ) {
     self.state = state
@@ -133,7 +133,7 @@ public struct ReplicaFileContents: Sendable {
 /// state only, no clock) is read and migrated.
 public enum ReplicaFileFormat {
   /// The format this build writes.
-  public static let current = 3
+  public static let current: Int64 = 3
 
   // MARK: Writing
 
@@ -260,7 +260,7 @@ public enum ReplicaFileFormat {
 private struct Sections {
   let bytes: UnsafeBufferPointer<UInt8>
   let file: URL
-  let format: Int
+  let format: Int64
   let ranges: [String: Range<Int>]
   /// The content of a format-2 file whose `format` comes before it (as this build writes it),
   /// read while the top level was scanned, or why it could not be. Not to be trusted before
@@ -272,7 +272,7 @@ private struct Sections {
   init(_ bytes: UnsafeBufferPointer<UInt8>, file: URL, cores: Cores) throws(StoreError) {
     self.bytes = bytes
     self.file = file
-    var format: Int?
+    var format: Int64?
     var ranges: [String: Range<Int>] = [:]
     var content: Result<Content, JSONError>?
     var contentChecksum: UInt32?
@@ -280,7 +280,7 @@ private struct Sections {
       try JSONReader.read(bytes, cores: cores) { reader throws(JSONError) in
         try reader.readDynamicObject { reader, key throws(JSONError) in
           if key == "format" {
-            format = try reader.read(Int.self)
+            format = try reader.read(Int64.self)
           } else if key == "content" && (format == 2 || format == 3) {
             // Read at once rather than located, then read: one pass over the largest member
             // instead of two. Its errors wait for the checksum, which may explain them.

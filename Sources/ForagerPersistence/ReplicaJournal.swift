@@ -46,7 +46,7 @@ public struct JournalEntry: Sendable, Equatable {
 /// there. Any other damage is an error: it would lose acknowledged changes.
 public enum ReplicaJournal {
   /// The line format this build writes.
-  public static let current = 1
+  public static let current: Int64 = 1
 
   /// The greatest sequence number a journal entry, or the snapshot's record of one, may carry:
   /// 2⁴⁰, the bound of dot counters, a save a second for 34,000 years. A greater one is forged
@@ -171,7 +171,7 @@ public enum ReplicaJournal {
   private static func decodeLine(
     _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, file: URL
   ) throws(StoreError) -> JournalEntry {
-    var format: Int?
+    var format: Int64?
     var checksum: String?
     var entry: (value: Result<JournalEntry, JSONError>, range: Range<Int>)?
     var unknown: (name: String, offset: Int)?
@@ -179,7 +179,7 @@ public enum ReplicaJournal {
       try JSONReader.read(buffer, valueAt: range) { reader throws(JSONError) in
         try reader.readDynamicObject { reader, key throws(JSONError) in
           switch LineField(rawValue: key) {
-          case .format: format = try reader.read(Int.self)
+          case .format: format = try reader.read(Int64.self)
           case .checksum: checksum = try reader.readString()
           case .entry: entry = try reader.readLocating(readEntry)
           case nil:

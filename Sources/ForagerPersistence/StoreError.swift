@@ -16,9 +16,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The content does not match the checksum stored with it: the file was damaged.
     case checksumMismatch(stored: String, computed: String)
     /// A newer build wrote this file; this build does not know its format.
-    case newerFormat(found: Int, supported: Int)
+    case newerFormat(found: Int64, supported: Int64)
     /// A format number no build ever wrote.
-    case unknownFormat(Int)
+    case unknownFormat(Int64)
     /// The file holds another household's replica.
     case differentHousehold(expected: HouseholdID, found: HouseholdID)
     /// A newer build keyed the records with a normalizer this build does not have.

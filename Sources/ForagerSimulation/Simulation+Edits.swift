@@ -147,7 +147,7 @@ extension Simulation {
       let key = random.pick(keys)
       let order = random.int(in: 0...keys.count)
       attempt(index) { replica throws(HouseholdError) in
-        try replica.setSortOrder(order, ofCategory: key)
+        try replica.setSortOrder(Int64(order), ofCategory: key)
       }
       return commit(
         index, "moves \(RecordKey.category(key)) to position \(order)",

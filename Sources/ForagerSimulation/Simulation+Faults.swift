@@ -21,7 +21,7 @@ extension Simulation {
     let size = random.int(in: 1...max(1, members.count / 2))
     let duration = random.int(in: 10...max(10, configuration.steps / 10))
     var cut: [Int] = []
-    for index in members.shuffled(using: &random).prefix(size) {
+    for index in random.shuffled(members).prefix(size) {
       devices[index].offlineUntil = max(devices[index].offlineUntil, step + duration)
       cut.append(index + 1)
     }

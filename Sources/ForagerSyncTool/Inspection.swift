@@ -82,16 +82,16 @@ struct Inspection {
   var json: [UInt8] {
     var writer = JSONWriter()
     writer.beginObject()
-    writer.field("bytes", file.size)
+    writer.field("bytes", Int64(file.size))
     writer.field("clock", file.contents.clock.map { "\($0.wallMilliseconds).\($0.logical)" })
     writer.key("conflicts")
     writer.beginObject()
-    for (slot, choices) in conflicts { writer.key(slot.rawValue); writer.value(choices) }
+    for (slot, choices) in conflicts { writer.key(slot.rawValue); writer.value(Int64(choices)) }
     writer.endObject()
     writer.key("counts")
     writer.beginObject()
     for (name, count) in counts.sorted(by: { $0.0 < $1.0 }) {
-      writer.key(name); writer.value(count)
+      writer.key(name); writer.value(Int64(count))
     }
     writer.endObject()
     writer.field("dissolved", state.dissolved.value)

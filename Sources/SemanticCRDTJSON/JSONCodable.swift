@@ -38,8 +38,16 @@ extension Bool: JSONCodable {
   public init(from reader: inout JSONReader) throws(JSONError) { self = try reader.readBool() }
 }
 
-extension Int: JSONCodable {
+// Integers on the wire have a fixed width: a platform-width `Int` is 32 bits on an Apple
+// Watch (arm64_32), where a 64-bit peer's values would not fit. `Int` is written (counts in
+// reports, which widen to 64 bits), never read: no field read from a file or a message can be
+// one, and a codable value (`LWWRegister<Int>`, say) does not compile (`FixedWidthWireTests`).
+extension Int: JSONWritable {
   public func write(to writer: inout JSONWriter) { writer.signed(Int64(self)) }
+}
+
+extension Int64: JSONCodable {
+  public func write(to writer: inout JSONWriter) { writer.signed(self) }
   public init(from reader: inout JSONReader) throws(JSONError) { self = try reader.readInteger() }
 }
 

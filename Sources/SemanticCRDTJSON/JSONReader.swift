@@ -234,7 +234,7 @@ public struct JSONReader: ~Copyable {
 
   /// Reads an integer and converts it exactly to `Integer`; fractions, exponents and values
   /// that do not fit are refused.
-  public mutating func readInteger<Integer: FixedWidthInteger>(
+  mutating func readInteger<Integer: FixedWidthInteger>(
     _ type: Integer.Type = Integer.self
   ) throws(JSONError) -> Integer {
     let negative = try peek() == UInt8(ascii: "-")

@@ -54,12 +54,12 @@ import Testing
           title: random.pick(["Soup", "Chili", "Curry"]), ingredientLines: ["2 onions"],
           id: RecipeID(uuid: RandomHousehold.uuid(&random)))
       case 3:
-        if let recipe = device.recipes().randomElement(using: &random) {
+        if let recipe = random.element(of: device.recipes()) {
           try? device.deleteRecipe(recipe.id)
         }
       case 4, 5:
         // The slot as this device shows it: assign into a plan or none, replacing or not.
-        if let recipe = device.recipes().randomElement(using: &random) {
+        if let recipe = random.element(of: device.recipes()) {
           let slot = random.pick(Self.slots)
           let plan = random.chance(0.5) ? random.pick(Self.plans) : nil
           let replacing = random.chance(0.5)
@@ -88,7 +88,7 @@ import Testing
         if random.chance(0.5) {
           _ = try? device.addItem(
             "milk", to: list, id: GroceryItemID(uuid: RandomHousehold.uuid(&random)))
-        } else if let item = device.items(in: list).randomElement(using: &random) {
+        } else if let item = random.element(of: device.items(in: list)) {
           let checked = random.chance(0.5)
           try device.setChecked(checked, item: item.id)
           #expect(

@@ -255,7 +255,7 @@ enum HouseholdModel: CRDTModel {
     var dissolved = false
     var categories: Set<CategoryKey> = []
     /// Each category's sort order.
-    var categoryOrders: [CategoryKey: Int] = [:]
+    var categoryOrders: [CategoryKey: Int64] = [:]
     var members: Set<MemberID> = []
     var usage: [IngredientKey: UInt64] = [:]
     /// Each template's display name.

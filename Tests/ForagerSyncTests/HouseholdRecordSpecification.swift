@@ -37,7 +37,7 @@ extension HouseholdModel {
     case category(CategoryKey?)
     case flag(Bool)
     case lines([String])
-    case order(Int)
+    case order(Int64)
     case scope(SharingScope)
   }
 
@@ -70,7 +70,7 @@ extension HouseholdModel {
     var title: String? { if case .text(let title)? = self[.title] { title } else { nil } }
     var lines: [String] { if case .lines(let lines)? = self[.lines] { lines } else { [] } }
     var name: String? { if case .text(let name)? = self[.name] { name } else { nil } }
-    var order: Int? { if case .order(let order)? = self[.order] { order } else { nil } }
+    var order: Int64? { if case .order(let order)? = self[.order] { order } else { nil } }
     var scope: SharingScope {
       if case .scope(let scope)? = self[.scope] { scope } else { .household }
     }

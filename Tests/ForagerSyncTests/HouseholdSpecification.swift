@@ -394,7 +394,7 @@ extension HouseholdModel {
           let key = CategoryKey(normalizing: name)
           guard effect.writes.contains(key) else { continue }
           // The defaults' fields are no one's choice: stamped at genesis.
-          result[key] = .creating([(.order, .order(order))], at: HouseholdState.genesis)
+          result[key] = .creating([(.order, .order(Int64(order)))], at: HouseholdState.genesis)
         }
       case .createCategory:
         for key in effect.writes {
@@ -415,7 +415,7 @@ extension HouseholdModel {
         let shown = view.live.sorted()
         let rotated = shown.indices.map { shown[($0 + rotation) % shown.count] }
         for (order, key) in rotated.enumerated() {
-          result[key] = .editing(.order, .order(order), at: stamp(of: event, tick: 1))
+          result[key] = .editing(.order, .order(Int64(order)), at: stamp(of: event, tick: 1))
         }
       default: break
       }

@@ -80,7 +80,7 @@ struct LegacyImportPropertyTests {
       ])
     }
 
-    func shuffled(using random: inout SplitMix64) -> Export {
+    func reordered(by random: inout SplitMix64) -> Export {
       var copy = self
       for key in records.keys {
         var array = records[key]!
@@ -124,7 +124,7 @@ struct LegacyImportPropertyTests {
       iterations: PropertyEnvironment.iterations(default: 300),
       generate: { random in
         let export = Export.random(using: &random)
-        return [export, export.shuffled(using: &random)]
+        return [export, export.reordered(by: &random)]
       },
       check: { exports in
         guard exports.count == 2 else { return nil }

@@ -232,7 +232,7 @@ import Testing
     #expect(
       refusal(text.replacingOccurrences(of: #""format":2"#, with: #""format":3"#))
         == .newerFormat(found: 3, supported: 2))
-    for older in [0, 1] {
+    for older: Int64 in [0, 1] {
       #expect(
         refusal(text.replacingOccurrences(of: #""format":2"#, with: #""format":\#(older)"#))
           == .unknownFormat(older))

@@ -52,7 +52,7 @@ import Testing
     let json = try Self.run(["inspect", phone, "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
     #expect((object?["counts"] as? [String: Int])?["categories"] == 8)
-    #expect(object?["format"] as? Int == ReplicaFileFormat.current)
+    #expect((object?["format"] as? Int).map(Int64.init) == ReplicaFileFormat.current)
     _ = folder
   }
 

@@ -76,7 +76,7 @@ public enum RandomHousehold {
     switch operation {
     case 0: _ = try? replica.seedDefaultCategories()
     case 1:
-      _ = try? replica.getOrCreateCategory(displayName: name, sortOrder: random.int(in: -5...500))
+      _ = try? replica.getOrCreateCategory(displayName: name, sortOrder: random.draw(in: -5...500))
     case 2:
       let category = replica.categories().first?.key
       _ = try? replica.getOrCreateIngredient(named: name, category: category)
@@ -105,7 +105,7 @@ public enum RandomHousehold {
       if let list = replica.weeklyLists().last { try? replica.deleteWeeklyList(list.id) }
     case 11:
       let plan = replica.mealPlans().first?.id ?? (try? replica.createMealPlan(name: name))?.id
-      if let recipe = replica.recipes().randomElement(using: &random) {
+      if let recipe = random.element(of: replica.recipes()) {
         _ = try? replica.assignRecipe(
           recipe.id, to: random.pick(slots), in: random.chance(0.5) ? plan : nil,
           replacing: random.chance(0.5))

@@ -13,7 +13,7 @@ package struct ChecksummedEnvelopeBytes: Sendable {
   /// The fixed-width part before the member's value.
   let prefixLength: Int
 
-  init(format: Int, member: String, what: String) {
+  init(format: Int64, member: String, what: String) {
     self.member = member
     self.what = what
     start = #"{"format":\#(format),"checksum":""#

@@ -14,7 +14,7 @@ struct CausalContextTests {
       var model = Set<UInt64>()
       var other = CounterSet()
       var otherModel = Set<UInt64>()
-      for _ in 0..<Int.random(in: 0...30, using: &random) {
+      for _ in 0..<random.int(in: 0...30) {
         let value = UInt64.random(in: 1...40, using: &random)
         if Bool.random(using: &random) {
           counters.insert(value)

@@ -12,13 +12,14 @@ struct GreatestTimestampReadingTests {
   static let keyCount = 40_000
   static let greatestWall: UInt64 = 1_000_000_000
 
-  static let map: ORMap<String, LWWRegister<Int>> = {
-    var map = ORMap<String, LWWRegister<Int>>()
+  static let map: ORMap<String, LWWRegister<Int64>> = {
+    var map = ORMap<String, LWWRegister<Int64>>()
     for index in 0..<keyCount {
       map.set(
         key(index),
         to: LWWRegister(
-          index, at: HybridTimestamp(wallMilliseconds: UInt64(index % 997 + 1), replica: "a")),
+          Int64(index), at: HybridTimestamp(wallMilliseconds: UInt64(index % 997 + 1), replica: "a")
+        ),
         by: "a")
     }
     return map
@@ -28,11 +29,11 @@ struct GreatestTimestampReadingTests {
   static func key(_ index: Int) -> String { "key \(String(100_000 + index))" }
 
   static func read(_ bytes: [UInt8], cores: Cores) throws(JSONError) -> (
-    map: ORMap<String, LWWRegister<Int>>, greatestTimestamp: HybridTimestamp?
+    map: ORMap<String, LWWRegister<Int64>>, greatestTimestamp: HybridTimestamp?
   ) {
     try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
       try JSONReader.read(buffer, cores: cores) { reader throws(JSONError) in
-        try ORMap<String, LWWRegister<Int>>.readFindingGreatestTimestamp(from: &reader)
+        try ORMap<String, LWWRegister<Int64>>.readFindingGreatestTimestamp(from: &reader)
       }
     }
   }
@@ -58,7 +59,7 @@ struct GreatestTimestampReadingTests {
   }
 
   @Test func anEmptyMapHasNone() throws {
-    let read = try Self.read(JSONWriter.encode(ORMap<String, LWWRegister<Int>>()), cores: .two)
+    let read = try Self.read(JSONWriter.encode(ORMap<String, LWWRegister<Int64>>()), cores: .two)
     #expect(read.greatestTimestamp == nil)
   }
 }

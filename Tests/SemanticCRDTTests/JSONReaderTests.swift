@@ -98,13 +98,13 @@ import Testing
     #expect(throws: JSONError(.numberOutOfRange("4294967296 does not fit UInt32"), at: 1)) {
       try JSONReader.decode([UInt32].self, from: Array("[4294967296]".utf8))
     }
-    #expect(throws: JSONError(.numberOutOfRange("Int field holds a non-integer"), at: 1)) {
-      try JSONReader.decode([Int].self, from: Array("[1.5]".utf8))
+    #expect(throws: JSONError(.numberOutOfRange("Int64 field holds a non-integer"), at: 1)) {
+      try JSONReader.decode([Int64].self, from: Array("[1.5]".utf8))
     }
     #expect(
       try JSONReader.decode(
-        [Int].self, from: Array("[-9223372036854775808, 9223372036854775807]".utf8))
-        == [Int.min, Int.max])
+        [Int64].self, from: Array("[-9223372036854775808, 9223372036854775807]".utf8))
+        == [Int64.min, Int64.max])
     #expect(
       try JSONReader.decode([UInt64].self, from: Array("[18446744073709551615]".utf8)) == [.max])
     // Nineteen digits are read without overflow checks, the twentieth with them.

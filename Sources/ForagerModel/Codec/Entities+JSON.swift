@@ -19,7 +19,7 @@ extension GroceryCategory: JSONCodable {
     var creation: Creation?
     var key: CategoryKey?
     var name: LWWRegister<String>?
-    var order: LWWRegister<Int>?
+    var order: LWWRegister<Int64>?
     var scope: LWWRegister<SharingScope>?
     try reader.readObject(Self.fields) { reader, field throws(JSONError) in
       switch field {

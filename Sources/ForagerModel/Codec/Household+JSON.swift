@@ -16,7 +16,7 @@ extension NormalizerVersion: JSONCodable {
   public func write(to writer: inout JSONWriter) { rawValue.write(to: &writer) }
 
   public init(from reader: inout JSONReader) throws(JSONError) {
-    self.init(rawValue: try Int(from: &reader))
+    self.init(rawValue: try Int64(from: &reader))
   }
 }
 

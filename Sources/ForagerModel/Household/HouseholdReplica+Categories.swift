@@ -19,7 +19,8 @@ extension HouseholdReplica {
   public mutating func seedDefaultCategories() throws(HouseholdError) -> Int {
     var created = 0
     for (order, name) in Self.defaultCategoryNames.enumerated() {
-      if try getOrCreateCategory(displayName: name, sortOrder: order, chosen: false).created {
+      if try getOrCreateCategory(displayName: name, sortOrder: Int64(order), chosen: false).created
+      {
         created += 1
       }
     }
@@ -36,7 +37,7 @@ extension HouseholdReplica {
   /// - Throws: ``HouseholdError/blankName(_:)`` for a name that shows nothing.
   /// - Complexity: O(1): one hash lookup, plus one insert when absent.
   @discardableResult
-  public mutating func getOrCreateCategory(displayName: String, sortOrder: Int = 100)
+  public mutating func getOrCreateCategory(displayName: String, sortOrder: Int64 = 100)
     throws(HouseholdError) -> (category: GroceryCategory, created: Bool)
   {
     try getOrCreateCategory(displayName: displayName, sortOrder: sortOrder, chosen: true)
@@ -45,7 +46,7 @@ extension HouseholdReplica {
   /// ``getOrCreateCategory(displayName:sortOrder:)``; a creation `chosen` by no one (the
   /// defaults) stamps its name and position at genesis (see
   /// ``HouseholdState/showsCategory(at:)``).
-  private mutating func getOrCreateCategory(displayName: String, sortOrder: Int, chosen: Bool)
+  private mutating func getOrCreateCategory(displayName: String, sortOrder: Int64, chosen: Bool)
     throws(HouseholdError) -> (category: GroceryCategory, created: Bool)
   {
     try requireOpen()
@@ -137,7 +138,7 @@ extension HouseholdReplica {
   ///
   /// - Throws: ``HouseholdError/unknownCategory(_:)`` when no category has (or had) `key`.
   /// - Complexity: O(1) hash lookups.
-  public mutating func setSortOrder(_ sortOrder: Int, ofCategory key: CategoryKey)
+  public mutating func setSortOrder(_ sortOrder: Int64, ofCategory key: CategoryKey)
     throws(HouseholdError)
   {
     let current = try liveCategory(key)
@@ -157,7 +158,7 @@ extension HouseholdReplica {
     for key in keys { current.append(try liveCategory(key)) }
     let stamp = clock.tick()
     for (order, key) in current.enumerated() {
-      edit(\.categories, key) { $0.order.assign(order, at: stamp) }
+      edit(\.categories, key) { $0.order.assign(Int64(order), at: stamp) }
     }
   }
 

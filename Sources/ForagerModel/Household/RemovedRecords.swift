@@ -13,14 +13,14 @@ import SemanticCRDT
 /// A category that a merge moved to a new key (renamed) is not removed, and not kept here.
 public struct RemovedRecords: Identifiable, Equatable, Sendable {
   /// Unique among the removals this replica keeps; later removals have greater ids.
-  public let id: Int
+  public let id: Int64
   /// When the merge removed them, in milliseconds since 1970 by this device's wall clock.
   public let removedAtMilliseconds: UInt64
   /// The removed records, each as it was just before the merge: a state holding only them
   /// (its references may name records that were not removed).
   package let records: HouseholdState
 
-  package init(id: Int, removedAtMilliseconds: UInt64, records: HouseholdState) {
+  package init(id: Int64, removedAtMilliseconds: UInt64, records: HouseholdState) {
     self.id = id
     self.removedAtMilliseconds = removedAtMilliseconds
     self.records = records
@@ -171,8 +171,19 @@ extension HouseholdReplica {
       return !overflow && now > expiry
     }
     guard removed.recordCount > 0, keptFor > 0 else { return }
-    // Ids follow the wall clock, so one that expired is not reused by a later removal.
-    let id = max((removals.last?.id ?? 0) + 1, Int(clamping: now))
+    // Ids follow the wall clock, so one that expired is not reused by a later removal. The
+    // ids kept come from the file: past the greatest id (a forged or damaged one), they are
+    // numbered again from 1, in order, rather than overflow.
+    let (following, overflow) = (removals.last?.id ?? 0).addingReportingOverflow(1)
+    if overflow {
+      removals = removals.enumerated().map { index, removal in
+        RemovedRecords(
+          id: Int64(index + 1), removedAtMilliseconds: removal.removedAtMilliseconds,
+          records: removal.records)
+      }
+    }
+    let id = max(
+      overflow ? Int64(removals.count + 1) : following, Int64(clamping: now))
     removals.append(RemovedRecords(id: id, removedAtMilliseconds: now, records: removed))
     if removals.count > RemovedRecords.maximumKept {
       removals.removeFirst(removals.count - RemovedRecords.maximumKept)

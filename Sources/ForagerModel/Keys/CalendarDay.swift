@@ -7,9 +7,24 @@ import Foundation
 /// `Date`, keeps "Tuesday's breakfast" on Tuesday when the household travels or a device runs
 /// in another time zone.
 public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
-  public let year: Int
-  public let month: Int
-  public let day: Int
+  // Stored in fixed widths, so that nothing of a record depends on `Int`'s width
+  // (`FixedWidthWireTests`); a day is 1...9999, 1...12, 1...31.
+  private let storedYear: Int16
+  private let storedMonth: UInt8
+  private let storedDay: UInt8
+
+  /// 1 to 9999.
+  public var year: Int { Int(storedYear) }
+  /// 1 to 12.
+  public var month: Int { Int(storedMonth) }
+  /// 1 to 31.
+  public var day: Int { Int(storedDay) }
+
+  private init(checked year: Int, month: Int, day: Int) {
+    storedYear = Int16(year)
+    storedMonth = UInt8(month)
+    storedDay = UInt8(day)
+  }
 
   /// Creates a day from its parts; `nil` when they do not form a day of the Gregorian calendar.
   ///
@@ -28,9 +43,7 @@ public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
         return nil
       }
     }
-    self.year = year
-    self.month = month
-    self.day = day
+    self.init(checked: year, month: month, day: day)
   }
 
   /// The days in `month` (1–12) of a Gregorian `year`.
@@ -51,16 +64,22 @@ public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
   /// write a key that does not read back.
   ///
   /// - Parameters:
-  ///   - date: An instant.
+  ///   - date: An instant; one before the year 1 or after 9999 gives the first or the last day
+  ///     of those years, the days a key can spell.
   ///   - calendar: The person's calendar, for its time zone; defaults to the device's current
   ///     one.
   public init(_ date: Date, in calendar: Calendar = .current) {
     var gregorian = Calendar(identifier: .gregorian)
     gregorian.timeZone = calendar.timeZone
-    let parts = gregorian.dateComponents([.year, .month, .day], from: date)
-    year = parts.year!
-    month = parts.month!
-    day = parts.day!
+    let parts = gregorian.dateComponents([.era, .year, .month, .day], from: date)
+    guard let era = parts.era, let year = parts.year, let month = parts.month,
+      let day = parts.day, era == 1, year <= 9999
+    else {
+      let before = date < Date(timeIntervalSince1970: 0)
+      self.init(checked: before ? 1 : 9999, month: before ? 1 : 12, day: before ? 1 : 31)
+      return
+    }
+    self.init(checked: year, month: month, day: day)
   }
 
   /// Parses `yyyy-MM-dd`.
@@ -70,6 +89,31 @@ public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
       let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
     else { return nil }
     self.init(year: year, month: month, day: day)
+  }
+
+  private enum CodingKeys: String, CodingKey { case year, month, day }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let (year, month, day) = try (
+      container.decode(Int64.self, forKey: .year), container.decode(Int64.self, forKey: .month),
+      container.decode(Int64.self, forKey: .day)
+    )
+    guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
+      let valid = CalendarDay(year: Int(year), month: Int(month), day: Int(day))
+    else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath, debugDescription: "\(year)-\(month)-\(day) is not a day"))
+    }
+    self = valid
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(Int64(year), forKey: .year)
+    try container.encode(Int64(month), forKey: .month)
+    try container.encode(Int64(day), forKey: .day)
   }
 
   /// Orders days chronologically.

@@ -10,10 +10,10 @@
 /// | 2 | ingredient units gain `pinch`, `dash`, `sprig`, `handful` and `knob`, so "a pinch of salt" is "salt" |
 public struct NormalizerVersion: RawRepresentable, Hashable, Comparable, Codable, Sendable {
   /// The version number.
-  public let rawValue: Int
+  public let rawValue: Int64
 
   /// Creates a version from its number.
-  public init(rawValue: Int) {
+  public init(rawValue: Int64) {
     self.rawValue = rawValue
   }
 

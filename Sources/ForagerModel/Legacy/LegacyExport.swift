@@ -6,7 +6,7 @@ public struct LegacyExport: Codable, Sendable {
   public struct Category: Codable, Sendable {
     public var id: UUID
     public var name: String
-    public var sortOrder: Int?
+    public var sortOrder: Int64?
     public var createdAt: Date
   }
 

@@ -27,7 +27,7 @@ public struct GroceryCategory: HouseholdRecord {
   public internal(set) var key: CategoryKey
   public private(set) var creation: Creation
   package var name: LWWRegister<String>
-  package var order: LWWRegister<Int>
+  package var order: LWWRegister<Int64>
   package var scope: LWWRegister<SharingScope>
 
   /// The record's keys in both codecs, in the order they are written.
@@ -40,7 +40,7 @@ public struct GroceryCategory: HouseholdRecord {
   /// The semantic key by the name the app's design gives it: the display name normalized.
   public var normalizedName: CategoryKey { key }
   /// Position in lists; categories sort by this, then display name.
-  public var sortOrder: Int { order.value }
+  public var sortOrder: Int64 { order.value }
   public var sharingScope: SharingScope { scope.value }
 
   public mutating func merge(_ other: GroceryCategory) {
@@ -275,7 +275,7 @@ extension GroceryCategory {
   /// A new category whose name and position were chosen at `chosenAt`: its creation's stamp,
   /// or ``HouseholdState/genesis`` for a default no one chose.
   init(
-    key: CategoryKey, displayName: String, sortOrder: Int, creation: Creation,
+    key: CategoryKey, displayName: String, sortOrder: Int64, creation: Creation,
     chosenAt: HybridTimestamp? = nil
   ) {
     self.key = key

@@ -53,7 +53,7 @@ public struct SyncMessage: Equatable, Sendable {
 
 extension SyncMessage {
   /// The format this build writes, the first member of every message.
-  public static let currentFormat = 2
+  public static let currentFormat: Int64 = 2
 
   /// The largest message ``init(decoding:maximumSize:)`` reads by default: 64 MiB, a full
   /// state of about 150,000 records.
@@ -94,9 +94,9 @@ extension SyncMessage {
     if let acknowledged { writer.field("acknowledged", acknowledged) }
     writer.field("format", Self.currentFormat)
     writer.field("household", household)
-    if let recipientNumber { writer.field("recipient", recipientNumber) }
+    if let recipientNumber { writer.field("recipient", UInt64(recipientNumber)) }
     writer.field("replicas", numbering.numberedReplicas)
-    writer.field("sender", senderNumber)
+    writer.field("sender", UInt64(senderNumber))
     if let since { writer.field("since", since) }
     if state != nil {
       writer.key("state")
@@ -135,7 +135,7 @@ extension SyncMessage {
         }
       }
     }
-    var refusedFormat: Int?
+    var refusedFormat: Int64?
     var message: SyncMessage?
     do {
       message = try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
@@ -154,7 +154,7 @@ extension SyncMessage {
     self = message!
   }
 
-  private static func read(from reader: inout JSONReader, refusedFormat: inout Int?)
+  private static func read(from reader: inout JSONReader, refusedFormat: inout Int64?)
     throws(JSONError) -> SyncMessage
   {
     let start = reader.offset
@@ -171,7 +171,7 @@ extension SyncMessage {
       switch field {
       case .format:
         // First, so that a newer format is named as such rather than as damage.
-        let found = try reader.read(Int.self)
+        let found = try reader.read(Int64.self)
         guard found == currentFormat else {
           refusedFormat = found
           throw reader.error(.invalidValue("format \(found)"))
@@ -255,10 +255,10 @@ public enum SyncMessageError: Error, Equatable, Sendable {
   /// something else.
   case malformed(JSONError)
   /// A newer build sent it; this build does not know its format.
-  case newerFormat(found: Int, supported: Int)
+  case newerFormat(found: Int64, supported: Int64)
   /// A format this build does not read: an older build's (format 1, which numbered nothing
   /// and cannot be answered with a delta) or one no build ever wrote.
-  case unknownFormat(Int)
+  case unknownFormat(Int64)
   /// The message is larger than the receiver reads.
   case tooLarge(size: Int, limit: Int)
   /// The bytes are compressed but do not decompress to a message: truncated, corrupted, or
