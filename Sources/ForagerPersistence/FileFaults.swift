@@ -64,6 +64,9 @@ package struct FileFaults: Sendable, Equatable {
   /// append skips its check that the journal is as this store last wrote it, and writes after
   /// whatever is there, as appends did before the check. Never set outside the simulator.
   package var appendsBlindly = false
+  /// When set, each flush notes here how far it asked to go, in order: for tests of which
+  /// writes get which durability (ADR 0033).
+  package var flushes: [FileIO.Durability]?
 
   package init(_ pending: [Fault] = []) { self.pending = pending }
 

@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 /// The few POSIX calls a crash-safe save needs, with errors as text.
-enum FileIO {
+package enum FileIO {
   struct Failure: Error {
     let reason: String
     /// Set when the file is over the size limit: its size (as far as read) and the limit.
@@ -123,7 +123,7 @@ enum FileIO {
       defer { close(descriptor) }
       guard fchmod(descriptor, 0o600) == 0 else { throw Failure("cannot restrict", temporary) }
       try writeAll(bytes, to: descriptor, path: temporary, faults: &faults)
-      try flush(descriptor, temporary, faults: &faults)
+      try flush(descriptor, temporary, .full, faults: &faults)
       guard fstat(descriptor, &written) == 0 else { throw Failure("cannot stat", temporary) }
     }
     if faults.take(.rename) != nil { throw Failure("cannot rename over", path, errno: EIO) }
@@ -134,7 +134,7 @@ enum FileIO {
       throw Failure("cannot rename over", path)
     }
     renamed = true
-    try flushFolder(of: path, faults: &faults)
+    try flushFolder(of: path, .full, faults: &faults)
     // A rename may change the file's change time: its identity is taken at its name, and is
     // its own only while the inode is the one written.
     guard let placed = identity(of: path), placed.device == UInt64(written.st_dev),
@@ -230,8 +230,8 @@ enum FileIO {
       throw Failure("cannot cut", path)
     }
     try writeAll(bytes, to: descriptor, path: path, faults: &faults)
-    try flush(descriptor, path, faults: &faults)
-    if created { try flushFolder(of: path, faults: &faults) }
+    try flush(descriptor, path, .ordered, faults: &faults)
+    if created { try flushFolder(of: path, .ordered, faults: &faults) }
     guard fstat(descriptor, &info) == 0 else { throw Failure("cannot stat", path) }
     return Identity(info)
   }
@@ -256,7 +256,7 @@ enum FileIO {
     }
     if removing || !isLoneRegularFile(info) {
       guard unlink(path) == 0 else { throw Failure("cannot remove", path) }
-      try flushFolder(of: path, faults: &faults)
+      try flushFolder(of: path, .ordered, faults: &faults)
       return nil
     }
     let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
@@ -264,20 +264,25 @@ enum FileIO {
     defer { close(descriptor) }
     try requireRegularFile(descriptor, path)
     guard ftruncate(descriptor, 0) == 0 else { throw Failure("cannot cut", path) }
-    try flush(descriptor, path, faults: &faults)
+    try flush(descriptor, path, .ordered, faults: &faults)
     guard fstat(descriptor, &info) == 0 else { throw Failure("cannot stat", path) }
     return Identity(info)
   }
 
   /// Flushes the folder holding `path`, so that a name just created or renamed in it is
-  /// durable.
-  private static func flushFolder(of path: String, faults: inout FileFaults) throws(Failure) {
+  /// durable (`durability` as for a file).
+  private static func flushFolder(
+    of path: String, _ durability: Durability, faults: inout FileFaults
+  ) throws(Failure) {
     let folder = (path as NSString).deletingLastPathComponent
     let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
     guard folderDescriptor >= 0 else { throw Failure("cannot open folder", folder) }
     defer { close(folderDescriptor) }
+    faults.flushes?.append(durability)
     if faults.take(.flush) != nil { throw Failure("cannot flush folder", folder, errno: EIO) }
-    guard fsync(folderDescriptor) == 0 else { throw Failure("cannot flush folder", folder) }
+    guard flushed(folderDescriptor, durability) else {
+      throw Failure("cannot flush folder", folder)
+    }
   }
 
   /// The size of the open file `descriptor`, refusing anything but a regular file.
@@ -346,15 +351,67 @@ enum FileIO {
     if let failure { throw Failure("cannot write", path, errno: failure) }
   }
 
-  /// Flushes a file's data to the device. On Apple platforms `fsync` only reaches the drive's
-  /// cache; `F_FULLFSYNC` reaches the medium.
-  private static func flush(_ descriptor: Int32, _ path: String, faults: inout FileFaults)
-    throws(Failure)
-  {
+  /// Flushes a file's data to the device, as far as `durability` asks.
+  private static func flush(
+    _ descriptor: Int32, _ path: String, _ durability: Durability, faults: inout FileFaults
+  ) throws(Failure) {
+    faults.flushes?.append(durability)
     if faults.take(.flush) != nil { throw Failure("cannot flush", path, errno: EIO) }
-    #if canImport(Darwin)
-      if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
-    #endif
-    guard fsync(descriptor) == 0 else { throw Failure("cannot flush", path) }
+    guard flushed(descriptor, durability) else { throw Failure("cannot flush", path) }
   }
+
+  /// How far a flush takes what was written before it (ADR 0033).
+  package enum Durability: Sendable, Equatable {
+    /// Ordered: it reaches the medium after everything flushed before it and before anything
+    /// written after it, though a power loss may still lose it. For a journal's appends: a
+    /// loss costs the last lines, never one line without those before it.
+    case ordered
+    /// On the medium when the call returns: for a snapshot that replaces what it compacts,
+    /// and for the folder entry that names it.
+    case full
+  }
+
+  /// The call a flush of `durability` makes on this platform.
+  package enum FlushCall: Sendable, Equatable {
+    /// `fcntl(F_FULLFSYNC)`: the drive writes its cache to the medium (Apple platforms).
+    case fullSync
+    /// `fcntl(F_BARRIERFSYNC)`: an I/O barrier, the drive keeps the order (Apple platforms).
+    case barrierSync
+    /// `fsync`: on Linux it reaches the medium; on Apple platforms only the drive's cache, so
+    /// there it is only the fallback where neither `fcntl` is supported.
+    case fsync
+  }
+
+  /// What a flush of `durability` calls first where `isApple` says; ``FlushCall/fsync`` is the
+  /// fallback everywhere.
+  package static func flushCall(for durability: Durability, isApple: Bool) -> FlushCall {
+    guard isApple else { return .fsync }
+    return durability == .full ? .fullSync : .barrierSync
+  }
+
+  /// Whether this platform runs on Apple's kernel.
+  static var isApple: Bool {
+    #if canImport(Darwin)
+      true
+    #else
+      false
+    #endif
+  }
+
+  /// Flushes `descriptor` as ``flushCall(for:isApple:)`` says, falling back to `fsync` where
+  /// the file system does not support the `fcntl` (some network and FUSE volumes).
+  private static func flushed(_ descriptor: Int32, _ durability: Durability) -> Bool {
+    #if canImport(Darwin)
+      switch flushCall(for: durability, isApple: isApple) {
+      case .fullSync: if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
+      case .barrierSync: if fcntl(descriptor, barrierFullSync) == 0 { return true }
+      case .fsync: break
+      }
+    #endif
+    return fsync(descriptor) == 0
+  }
+
+  /// `F_BARRIERFSYNC` of `<sys/fcntl.h>` (macOS 10.15, iOS 13 and later), spelled out so that
+  /// the build does not depend on the SDK's headers importing it.
+  static let barrierFullSync: Int32 = 85
 }
