@@ -11,7 +11,8 @@ import SemanticCRDT
 ///   joins one; the new replica is saved before the initializer returns, so a relaunch finds
 ///   the same household. Every open is a fresh incarnation (see ``ReplicaStore``). The folder
 ///   is created if missing, and the store holds the file's lock (``ReplicaFileLock``) for as
-///   long as it lives: a second store of the file, in this process or another, is refused with
+///   long as it lives, except while suspended (``suspend()``, for an app in the background): a
+///   second store of the file, in this process or another, is refused with
 ///   ``StoreError/Problem/locked``.
 /// - **Edits** go through ``edit(_:)``, merges through ``merge(_:policy:)`` or a peer's sync
 ///   messages (``receive(_:fromPeer:policy:)``). Each one that changes records is announced on
@@ -67,10 +68,20 @@ public actor HouseholdStore {
   /// written are in memory and the next change or ``flush()`` tries again.
   public private(set) var lastSaveError: StoreError?
 
-  private var file: ReplicaStore
+  var file: ReplicaStore
   /// The changes made since the last save began.
   private var unsaved = UnsavedChanges()
-  private let lock: ReplicaFileLock
+  /// The file's lock while the store holds it: from opening to ``suspend()``, and again from
+  /// ``resume()``.
+  var lock: ReplicaFileLock?
+  /// What the store's hold on its file guarantees: ``ReplicaFileLock/Guarantee/exclusive``, or
+  /// unenforced on a volume without locks (``ReplicaFileLock``).
+  public nonisolated let lockGuarantee: ReplicaFileLock.Guarantee
+  /// Whether the store is suspended (``suspend()``): it holds no lock and saves nothing.
+  public internal(set) var isSuspended = false
+  /// The files as the store left them when it suspended, to tell at ``resume()`` whether
+  /// another process wrote them meanwhile.
+  var filesAtSuspension: ReplicaFilesIdentity?
   /// How many changes this store has made to the replica, and how many of them the file holds.
   private var generation = 0
   private var savedGeneration = 0
@@ -151,6 +162,7 @@ public actor HouseholdStore {
     self.replica = replica
     self.file = file
     self.lock = lock
+    self.lockGuarantee = lock.guarantee
   }
 
   deinit {
@@ -286,6 +298,7 @@ extension HouseholdStore {
   public func flush() async throws(StoreError) {
     let target = generation
     guard savedGeneration < target else { return }
+    guard !isSuspended else { throw StoreError(file: fileURL, problem: .suspended) }
     saveIfIdle()
     let failure = await withCheckedContinuation { continuation in
       flushes.append((target, continuation))
@@ -305,8 +318,8 @@ extension HouseholdStore {
 
   /// Starts a save of the changes since the last one, unless one is running: that one's end
   /// starts the next, so saves never overlap and each writes what came after the last.
-  private func saveIfIdle() {
-    guard !isSaving, savedGeneration < generation else { return }
+  func saveIfIdle() {
+    guard !isSaving, !isSuspended, savedGeneration < generation else { return }
     isSaving = true
     let change = unsaved.take()
     let snapshot = replica

@@ -20,8 +20,24 @@ import Foundation
 /// the name. The operating system releases it when the process exits, a crash included, so a
 /// stale lock never blocks a restart. It does not hold across machines sharing a network
 /// folder; two devices never share a replica file (each has its own).
+///
+/// Some network and FUSE volumes do not support `flock` (`ENOTSUP`, `ENOLCK`): there the lock
+/// is taken without enforcement (``guarantee`` says so) rather than refusing the file, and
+/// one process at a time is then the app's to keep (ADR 0034).
 public final class ReplicaFileLock: Sendable {
+  /// What holding the lock guarantees.
+  public enum Guarantee: Equatable, Sendable {
+    /// No other process holds the replica file's lock while this one does.
+    case exclusive
+    /// The volume does not support locks (`reason` says how it refused): nothing stops a
+    /// second process from writing the file, and two that do may overwrite each other's
+    /// saves.
+    case unenforced(reason: String)
+  }
+
   private let descriptor: Int32
+  /// What this lock guarantees.
+  public let guarantee: Guarantee
 
   /// The lock file of the replica file at `path`.
   static func lockPath(of path: String) -> String {
@@ -30,7 +46,11 @@ public final class ReplicaFileLock: Sendable {
     return (folder.isEmpty ? "" : folder + "/") + ".\(name).lock"
   }
 
-  init(replicaFile url: URL) throws(StoreError) {
+  /// Takes the lock of the replica file at `url`; `locking` is the call that locks a
+  /// descriptor, giving 0 or an `errno` (a test passes a volume's refusal).
+  init(replicaFile url: URL, locking: (Int32) -> Int32 = ReplicaFileLock.lockOnThisVolume)
+    throws(StoreError)
+  {
     // Beside the file a symlink names: a process that opens the link and one that opens the
     // file share one lock.
     let path = Self.lockPath(of: url.resolvingSymlinksInPath().path)
@@ -39,8 +59,12 @@ public final class ReplicaFileLock: Sendable {
       let reason = String(cString: strerror(errno))
       throw StoreError(file: url, problem: .unreadable("cannot open its lock \(path): \(reason)"))
     }
-    let code = Self.lock(descriptor)
-    guard code == 0 else {
+    let code = locking(descriptor)
+    if code == 0 {
+      guarantee = .exclusive
+    } else if Self.isUnsupported(code) {
+      guarantee = .unenforced(reason: String(cString: strerror(code)))
+    } else {
       close(descriptor)
       if code == EWOULDBLOCK { throw StoreError(file: url, problem: .locked) }
       throw StoreError(
@@ -51,13 +75,18 @@ public final class ReplicaFileLock: Sendable {
 
   deinit { close(descriptor) }
 
+  /// Whether `code` is a volume's way of saying it has no locks.
+  static func isUnsupported(_ code: Int32) -> Bool {
+    code == ENOTSUP || code == EOPNOTSUPP || code == ENOLCK || code == EINVAL
+  }
+
   /// `flock`s `descriptor`, trying again for up to ``transientHolding`` while another holds
   /// it: a process this one is starting holds a copy of every descriptor between its fork and
   /// its exec, which closes them (`O_CLOEXEC`), so a lock released just now may still be held
   /// for that moment. A lock another store holds is held far longer, and is refused.
   ///
   /// - Returns: 0, or the `errno` of the last try.
-  private static func lock(_ descriptor: Int32) -> Int32 {
+  static func lock(_ descriptor: Int32) -> Int32 {
     let deadline = ContinuousClock.now + transientHolding
     while true {
       if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return 0 }
@@ -66,6 +95,16 @@ public final class ReplicaFileLock: Sendable {
       usleep(2_000)
     }
   }
+
+  /// ``lock(_:)``, or the refusal a test plays for a volume without locks
+  /// (``volumeRefusal``).
+  static func lockOnThisVolume(_ descriptor: Int32) -> Int32 {
+    volumeRefusal ?? lock(descriptor)
+  }
+
+  /// An `errno` that every lock taken in this task gets instead of locking: a test's volume
+  /// without locks (`ENOTSUP`). `nil`, the default, locks.
+  @TaskLocal package static var volumeRefusal: Int32?
 
   /// How long a lock is waited for before it is taken to be another store's: 200 ms.
   static let transientHolding = Duration.milliseconds(200)

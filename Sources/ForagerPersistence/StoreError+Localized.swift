@@ -20,6 +20,7 @@ extension StoreError: LocalizedError {
     case .writeFailed: "The household's changes could not be saved on this device."
     case .householdNotCreatedOnCache:
       "This device keeps the household only in a cache, so it cannot start a new one."
+    case .suspended: "The household's changes are not saved while the app is in the background."
     }
   }
 
@@ -36,6 +37,7 @@ extension StoreError: LocalizedError {
     case .clockSkew: "Check the date and time settings of this device."
     case .locked: "Close the other copy of the app, then try again."
     case .householdNotCreatedOnCache: "Join the household from another device."
+    case .suspended: "Open the app again; its changes are saved then."
     }
   }
 }

@@ -50,6 +50,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No replica file, and the platform's storage is a cache the system may purge (tvOS,
     /// ``PlatformLimits/createsHouseholds``): a household is joined there, never created.
     case householdNotCreatedOnCache(PlatformLimits.Platform)
+    /// The store is suspended (``HouseholdStore/suspend()``): it holds no lock and saves
+    /// nothing until ``HouseholdStore/resume()``.
+    case suspended
   }
 
   /// The file.
@@ -100,6 +103,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case .householdNotCreatedOnCache(let platform):
       detail =
         "is missing, and on \(platform.rawValue) the app's files live in a cache the system purges: join the household from another device rather than create a second one"
+    case .suspended:
+      detail = "is not saved while its store is suspended: resume the store first"
     }
     return "\(file.path) \(detail)"
   }
