@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Where test code may start processes (`Process`, exit tests): not on iOS, tvOS, watchOS or
+/// visionOS, where Xcode builds the test targets too.
+let runsProcesses: [SwiftSetting] = [
+  .define("RUNS_PROCESSES", .when(platforms: [.macOS, .linux, .windows]))
+]
+
 let package = Package(
   name: "ForagerSync",
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
@@ -50,7 +56,8 @@ let package = Package(
     .target(
       name: "ForagerTestSupport",
       dependencies: ["ForagerSync", "CRDTTestSupport", "SharedSupport"],
-      path: "Tests/ForagerTestSupport"
+      path: "Tests/ForagerTestSupport",
+      swiftSettings: runsProcesses
     ),
     .executableTarget(
       name: "StoreCrashWorker",
@@ -68,11 +75,13 @@ let package = Package(
         "ForagerSync", "ForagerModel", "ForagerPersistence", "SemanticCRDT", "SemanticCRDTJSON",
         "CRDTTestSupport", "ForagerTestSupport", "SharedSupport", "StoreCrashWorker",
       ],
-      resources: [.copy("Fixtures")]
+      resources: [.copy("Fixtures")],
+      swiftSettings: runsProcesses
     ),
     .testTarget(
       name: "ForagerSimulationTests",
-      dependencies: ["ForagerSimulation", "ForagerSync", "ForagerTestSupport", "forager-sim"]
+      dependencies: ["ForagerSimulation", "ForagerSync", "ForagerTestSupport", "forager-sim"],
+      swiftSettings: runsProcesses
     ),
     .executableTarget(
       name: "FolderSyncWorker",
@@ -85,9 +94,11 @@ let package = Package(
         "ForagerSyncTool", "ForagerSync", "SemanticCRDT", "SemanticCRDTJSON", "ForagerTestSupport",
         "CRDTTestSupport",
         "SharedSupport", "forager-sync", "FolderSyncWorker",
-      ]
+      ],
+      swiftSettings: runsProcesses
     ),
-    .testTarget(name: "CommandTableTests", dependencies: ["CommandTable"]),
+    .testTarget(
+      name: "CommandTableTests", dependencies: ["CommandTable"], swiftSettings: runsProcesses),
     .testTarget(name: "SharedSupportTests", dependencies: ["SharedSupport", "CRDTTestSupport"]),
     .testTarget(
       name: "CRDTTestSupportTests",

@@ -95,14 +95,17 @@ let table = CommandTable(
     #expect(send.hasPrefix("usage: tool send [--to <peer>]\n"))
   }
 
-  /// A program that asks for an option its table does not declare (a typo on one side) stops
-  /// at once: otherwise the option would be accepted and silently never read.
-  @Test func askingForAnUndeclaredOptionStops() async {
-    await #expect(processExitsWith: .failure) {
-      guard case .run(let show) = try table.parse(["show", "a"]) else { return }
-      _ = show.value("--jsno")
+  #if RUNS_PROCESSES && compiler(>=6.2)
+    /// A program that asks for an option its table does not declare (a typo on one side) stops
+    /// at once: otherwise the option would be accepted and silently never read. Exit tests
+    /// need Swift 6.2 and a platform that starts processes.
+    @Test func askingForAnUndeclaredOptionStops() async {
+      await #expect(processExitsWith: .failure) {
+        guard case .run(let show) = try table.parse(["show", "a"]) else { return }
+        _ = show.value("--jsno")
+      }
     }
-  }
+  #endif
 
   @Test func aProgramWithoutCommandsTakesOptionsDirectly() throws {
     let single = CommandTable(

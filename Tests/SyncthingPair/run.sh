@@ -23,8 +23,12 @@ die() {
 }
 
 if ! command -v syncthing > /dev/null; then
-  say "Syncthing is missing; installing it with apt-get"
-  if command -v apt-get > /dev/null; then
+  if [ "$(uname -s)" = Darwin ] && command -v brew > /dev/null; then
+    say "Syncthing is missing; installing it with brew"
+    brew install --quiet syncthing > /dev/null ||
+      die "brew could not install syncthing; install it (https://syncthing.net) and run again"
+  elif command -v apt-get > /dev/null; then
+    say "Syncthing is missing; installing it with apt-get"
     SUDO=""
     if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
     $SUDO apt-get update -qq > /dev/null || true
@@ -32,7 +36,7 @@ if ! command -v syncthing > /dev/null; then
       die "apt-get could not install syncthing; install it (https://syncthing.net) and run again"
   fi
   command -v syncthing > /dev/null ||
-    die "Syncthing is not installed and this system has no apt-get; install it and run again"
+    die "Syncthing is not installed and neither brew (macOS) nor apt-get could install it; install it and run again"
 fi
 say "$(syncthing --version | head -1)"
 
