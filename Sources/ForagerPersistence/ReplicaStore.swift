@@ -128,7 +128,7 @@ public struct ReplicaStore: Sendable {
 
   /// The bytes of `file` (the snapshot or the journal), read within ``maximumFileSize``, or
   /// `nil` when there is no such file.
-  private func bytes(of file: URL) throws(StoreError) -> [UInt8]? {
+  package func bytes(of file: URL) throws(StoreError) -> [UInt8]? {
     do {
       return try FileIO.readFile(file.path, limit: maximumFileSize)
     } catch {

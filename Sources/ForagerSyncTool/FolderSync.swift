@@ -12,12 +12,15 @@ enum FolderSync {
   /// file, atomically, and a file being replaced is read whole, old or new. One process at a
   /// time may use a given replica file.
   ///
-  /// - Parameter name: This device's name for people, and the name an earlier build gave its
-  ///   file in the folder (``SyncFolder/formerFileName``); by default the replica file's name
-  ///   without `.json` and `.forager`, as those builds did.
-  static func sync(folder url: URL, replicaFile: URL, name: String? = nil) throws(ToolError)
-    -> FolderSyncOutcome
-  {
+  /// - Parameters:
+  ///   - name: This device's name for people, and the name an earlier build gave its file in
+  ///     the folder (``SyncFolder/formerFileName``); by default the replica file's name
+  ///     without `.json` and `.forager`, as those builds did.
+  ///   - coordination: `NSFileCoordinator` on Apple platforms; a test passes a double.
+  static func sync(
+    folder url: URL, replicaFile: URL, name: String? = nil,
+    coordination: any FileCoordinating = FileCoordination.system
+  ) throws(ToolError) -> FolderSyncOutcome {
     // Held to the end: another process syncing this replica now would overwrite what this one
     // saves, or this one what it saved.
     let lock: ReplicaFileLock
@@ -38,9 +41,10 @@ enum FolderSync {
     } catch {
       throw .refused(error.description)
     }
+    // NSFileCoordinator on Apple platforms (an iCloud Drive folder), nothing elsewhere.
     let folder = SyncFolder(
       url: url, deviceID: deviceID, deviceName: name ?? deviceName(of: replicaFile),
-      coordination: FileCoordination.none)
+      coordination: coordination)
     let former = folder.formerFileIdentity()
     var outcome: FolderSyncOutcome
     do {
@@ -50,6 +54,9 @@ enum FolderSync {
     } catch {
       throw .refused(error.description)
     }
+    let conflicts = folder.apply(
+      folder.readOwnConflictVersions(), to: replica.householdID, outcome: &outcome
+    ) { state throws(HouseholdError) in try replica.merge(state) }
     do {
       try store.save(replica)
       try folder.publish(replica, like: store)
@@ -57,6 +64,7 @@ enum FolderSync {
       throw .refused(error.description)
     }
     outcome.wrote = folder.ownFileName
+    folder.resolve(conflicts)
     folder.retireFormerFile(seen: former, outcome: &outcome)
     return outcome
   }
@@ -82,5 +90,8 @@ extension FolderSyncOutcome {
       + conflictedCopies.map {
         "\($0): a sync service's conflicted copy, merged (safe: merging is a join)"
       }
+      + downloadsRequested.map { "\($0): not downloaded yet; its download was requested" }
+      + (conflictVersionsMerged == 0
+        ? [] : ["merged \(conflictVersionsMerged) conflict version(s) of this device's file"])
   }
 }

@@ -90,6 +90,12 @@ public struct FolderSyncOutcome: Equatable, Sendable {
   /// How this device's changes went into the folder: a journal line, a snapshot, or `nil`
   /// when nothing had changed since the last sync.
   public var published: JournalWrite?
+  /// Files not downloaded yet (iCloud placeholders) whose download this sync asked for, by
+  /// the name they will have: a later sync merges them once they are there.
+  public var downloadsRequested: [String] = []
+  /// Conflict versions of this device's own files that a sync service kept (iCloud's
+  /// `NSFileVersion`s) and this sync merged, then marked resolved once the merge was published.
+  public var conflictVersionsMerged = 0
   /// The file a build before device ids wrote for this device, named by its display name
   /// (``SyncFolder/formerFileName``), when this sync merged it and then removed it: this
   /// device's own file holds all of it by then. It is removed only if no one changed it since
@@ -120,11 +126,21 @@ extension SyncFolder {
     of household: HouseholdID, progress: inout FolderProgress,
     with merge: (HouseholdState) throws(HouseholdError) -> Void
   ) throws(SyncFolderError) -> FolderSyncOutcome {
+    apply(try readPeers(progress: progress), to: household, progress: &progress, with: merge)
+  }
+
+  /// What the folder's entries hold for a replica at `progress`, read through the
+  /// coordination and nothing merged: the part of a sync that waits on the service (a
+  /// download, a coordinated writer), which a store runs off its actor. A placeholder's
+  /// download is requested.
+  ///
+  /// - Throws: ``SyncFolderError/notAFolder(_:)`` when the folder is missing or a file.
+  package func readPeers(progress: FolderProgress) throws(SyncFolderError) -> PeerReading {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
       isFolder.boolValue
     else { throw .notAFolder(url) }
-    var outcome = FolderSyncOutcome()
+    var reading = PeerReading()
     let entries = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
     for entry in entries where entry != ownFileName && entry.contains(".forager") {
       // A save or download in progress, ours or the service's: not a skip worth telling.
@@ -132,14 +148,34 @@ extension SyncFolder {
       // A journal is read with its replica file.
       if entry.hasSuffix(Self.fileSuffix + ReplicaJournal.fileSuffix) { continue }
       if let reason = Skip.Reason(entry: entry) {
-        outcome.skipped.append(Skip(entry: entry, reason: reason))
+        if reason == .notDownloaded, let name = Self.downloadedName(ofPlaceholder: entry),
+          (try? coordination.requestDownload(of: url.appendingPathComponent(name))) != nil
+        {
+          reading.downloadsRequested.append(name)
+        }
+        reading.items.append(.skipped(Skip(entry: entry, reason: reason)))
         continue
       }
-      let news: PeerNews
       do {
-        news = try read(entry, after: progress.peers[entry])
+        reading.items.append(.read(entry, try read(entry, after: progress.peers[entry])))
       } catch {
-        outcome.skipped.append(Skip(entry: entry, reason: .unreadable(error)))
+        reading.items.append(.skipped(Skip(entry: entry, reason: .unreadable(error))))
+      }
+    }
+    return reading
+  }
+
+  /// Merges what `reading` found with `merge`, in name order, moving each merged peer's
+  /// cursor in `progress`; the part of a sync that changes the replica.
+  package func apply(
+    _ reading: PeerReading, to household: HouseholdID, progress: inout FolderProgress,
+    with merge: (HouseholdState) throws(HouseholdError) -> Void
+  ) -> FolderSyncOutcome {
+    var outcome = FolderSyncOutcome()
+    outcome.downloadsRequested = reading.downloadsRequested
+    for item in reading.items {
+      guard case .read(let entry, let news) = item else {
+        if case .skipped(let skip) = item { outcome.skipped.append(skip) }
         continue
       }
       guard news.changes.householdID == household else {
@@ -164,8 +200,25 @@ extension SyncFolder {
     return outcome
   }
 
+  /// The folder's entries as read for one sync, in name order.
+  package struct PeerReading: Sendable {
+    package enum Item: Sendable {
+      case read(String, PeerNews)
+      case skipped(Skip)
+    }
+    package var items: [Item] = []
+    package var downloadsRequested: [String] = []
+  }
+
+  /// The name of the file an iCloud placeholder `.<name>.icloud` stands for.
+  static func downloadedName(ofPlaceholder entry: String) -> String? {
+    guard entry.hasPrefix("."), entry.hasSuffix(".icloud"), entry.count > ".icloud".count + 1
+    else { return nil }
+    return String(entry.dropFirst().dropLast(".icloud".count))
+  }
+
   /// What a peer's files hold that a replica at `cursor` has not merged.
-  struct PeerNews {
+  package struct PeerNews: Sendable {
     /// The snapshot joined with its journal's lines, or the journal's new lines joined.
     var changes: HouseholdState
     var cursor: FolderProgress.PeerCursor
@@ -221,12 +274,7 @@ extension SyncFolder {
     guard
       let snapshot = try coordinated(
         reading: file,
-        { file throws(StoreError) in
-          let store = store(of: file)
-          // Not this device's file: only temporary files no save can still be writing go.
-          store.removeAbandonedLeftovers()
-          return try store.read()
-        })
+        { file throws(StoreError) in try store(of: file).read() })
     else {
       throw StoreError(file: file, problem: .unreadable("it was removed while the folder was read"))
     }
@@ -287,7 +335,7 @@ extension SyncFolder {
   /// build wrote) beside the replica.
   package func publish(_ replica: HouseholdReplica, like store: ReplicaStore) throws(StoreError) {
     var target = store
-    try writing { file throws(StoreError) in
+    try writingOwnFiles { file throws(StoreError) in
       target = target.relocated(to: file)
       target.isShared = true
       // Temporary files of this device's saves that were killed midway.
@@ -314,7 +362,47 @@ extension SyncFolder {
   public func publish(_ replica: inout HouseholdReplica, progress: inout FolderProgress)
     throws(StoreError) -> JournalWrite?
   {
+    try write(preparePublication(of: &replica, progress: progress), progress: &progress)
+  }
+
+  /// What a publication writes, decided from the replica; written by ``write(_:progress:)``,
+  /// which a store runs off its actor.
+  package enum PendingPublication: Sendable {
+    /// Nothing changed since the last publication, which now reaches `through`.
+    case nothing(through: UInt64)
+    /// The changes since the last publication, as a line of `replica`'s.
+    case line(HouseholdState, of: HouseholdReplica)
+    /// A snapshot of `replica`.
+    case snapshot(HouseholdReplica)
+  }
+
+  /// Seals `replica`'s change log and decides what publishing it writes after `progress`.
+  package func preparePublication(
+    of replica: inout HouseholdReplica, progress: FolderProgress
+  ) -> PendingPublication {
     replica.changeLog.seal(recordCount: replica.state.recordCount)
+    guard let published = progress.publication, published.incarnation == replica.replicaID,
+      let changes = replica.changeLog.delta(
+        after: published.through, for: nil, of: replica.state)
+    else { return .snapshot(replica) }
+    guard changes != HouseholdState(emptyDeltaLike: replica.state) else {
+      return .nothing(through: replica.changeLog.sequence)
+    }
+    return .line(changes, of: replica)
+  }
+
+  /// Writes `pending` as this device's files in the folder, through the coordination of both
+  /// the snapshot and the journal, and notes it in `progress`.
+  package func write(_ pending: PendingPublication, progress: inout FolderProgress)
+    throws(StoreError) -> JournalWrite?
+  {
+    let replica: HouseholdReplica
+    switch pending {
+    case .nothing(let through):
+      progress.publication?.through = through
+      return nil
+    case .line(_, let of), .snapshot(let of): replica = of
+    }
     let ownFile = url.appendingPathComponent(ownFileName)
     let published = progress.publication
     // Until this publication is done, the next starts with a snapshot.
@@ -328,14 +416,10 @@ extension SyncFolder {
       progress.publishedSequence = max(progress.publishedSequence ?? 0, store.journalSequence)
     }
     var write: JournalWrite?
-    try writing { file throws(StoreError) in
+    try writingOwnFiles { file throws(StoreError) in
       var target = store.reached(at: file)
       defer { store = target.reached(at: ownFile) }
-      if let published, published.incarnation == replica.replicaID,
-        let changes = replica.changeLog.delta(
-          after: published.through, for: nil, of: replica.state)
-      {
-        guard changes != HouseholdState(emptyDeltaLike: replica.state) else { return }
+      if case .line(let changes, _) = pending {
         write = try target.append(changes, of: replica)
       } else {
         // Temporary files of this device's saves that were killed midway.
@@ -352,11 +436,14 @@ extension SyncFolder {
     return write
   }
 
-  /// Runs `body` with this device's file in the folder, inside the coordination of a write.
-  private func writing(_ body: (URL) throws(StoreError) -> Void) throws(StoreError) {
+  /// Runs `body` with this device's file in the folder, inside one coordination of writing
+  /// both it and its journal: a publication appends to the journal, or empties or removes it.
+  private func writingOwnFiles(_ body: (URL) throws(StoreError) -> Void) throws(StoreError) {
     let file = url.appendingPathComponent(ownFileName)
     do {
-      try coordination.coordinateWriting(file) { coordinated in try body(coordinated) }
+      try coordination.coordinateWriting(
+        file, ReplicaJournal.url(of: file), deleting: false
+      ) { coordinated, _ in try body(coordinated) }
     } catch let error as StoreError {
       throw error
     } catch {
@@ -393,12 +480,15 @@ extension SyncFolder {
   ) throws(SyncFolderError) -> FolderSyncOutcome {
     let former = formerFileIdentity()
     var outcome = try mergePeerFiles(of: household, progress: &progress, with: merge)
+    let conflicts = apply(
+      readOwnConflictVersions(), to: household, outcome: &outcome, with: merge)
     do {
       outcome.published = try publish(&progress)
     } catch {
       throw .publishFailed(error)
     }
     outcome.wrote = ownFileName
+    resolve(conflicts)
     retireFormerFile(seen: former, outcome: &outcome)
     return outcome
   }
@@ -418,9 +508,9 @@ extension SyncFolder {
   package func retireFormerFile(seen: ReplicaFilesIdentity?, outcome: inout FolderSyncOutcome) {
     guard let seen, let formerFileName, outcome.merged.contains(formerFileName) else { return }
     let file = url.appendingPathComponent(formerFileName)
-    let removed = try? coordination.coordinateWriting(file) { coordinated in
-      try ReplicaStore(fileURL: coordinated).remove(ifStill: seen)
-    }
+    let removed = try? coordination.coordinateWriting(
+      file, ReplicaJournal.url(of: file), deleting: true
+    ) { coordinated, _ in try ReplicaStore(fileURL: coordinated).remove(ifStill: seen) }
     if removed == true { outcome.retired = formerFileName }
   }
 }
@@ -429,20 +519,66 @@ extension HouseholdStore {
   /// Merges what the folder's peer files gained into this store's replica (each peer's
   /// changes announced and saved as ``merge(_:policy:)`` does), then publishes what changed as
   /// this device's file there. The store keeps its progress in each folder for its life, so
-  /// that each sync reads and writes what changed. Runs on the store, one sync or edit at a
-  /// time.
-  public func sync(through folder: SyncFolder) throws(SyncFolderError) -> FolderSyncOutcome {
+  /// that each sync reads and writes what changed.
+  ///
+  /// The folder is read and written off the store's actor: a coordinated read that waits for
+  /// a download, or a coordinated write that waits for the service, never holds up an edit, a
+  /// merge or a flush. Only merging what was read and deciding what to publish run on the
+  /// store. Syncs through one folder run one at a time, in the order they were called.
+  public func sync(through folder: SyncFolder) async throws(SyncFolderError)
+    -> FolderSyncOutcome
+  {
     let path = folder.url.standardizedFileURL.path
+    await beginFolderSync(path)
+    defer { endFolderSync(path) }
     var progress = folderProgress[path] ?? FolderProgress()
     defer { folderProgress[path] = progress }
-    return try folder.sync(household: householdID, progress: &progress) {
-      state throws(HouseholdError) in
-      try merge(state)
-    } publish: { progress throws(StoreError) in
-      try withReplica { replica throws(StoreError) in
-        try folder.publish(&replica, progress: &progress)
-      }
+    let household = householdID
+    let reading = await Self.offActor { [progress] () throws(SyncFolderError) in
+      (
+        former: folder.formerFileIdentity(), peers: try folder.readPeers(progress: progress),
+        conflicts: folder.readOwnConflictVersions()
+      )
     }
+    let read = try reading.get()
+    var outcome = folder.apply(read.peers, to: household, progress: &progress) {
+      state throws(HouseholdError) in try merge(state)
+    }
+    let conflicts = folder.apply(read.conflicts, to: household, outcome: &outcome) {
+      state throws(HouseholdError) in try merge(state)
+    }
+    let pending = withReplica { replica in
+      folder.preparePublication(of: &replica, progress: progress)
+    }
+    let written = await Self.offActor { [progress] () throws(StoreError) in
+      var progress = progress
+      let written = try folder.write(pending, progress: &progress)
+      return (written, progress)
+    }
+    switch written {
+    case .success(let (published, moved)):
+      progress = moved
+      outcome.published = published
+    case .failure(let error):
+      // Until a publication is done, the next starts with a snapshot.
+      progress.publication = nil
+      throw .publishFailed(error)
+    }
+    outcome.wrote = folder.ownFileName
+    outcome = await Self.offActor { [outcome] () throws(Never) in
+      var outcome = outcome
+      folder.resolve(conflicts)
+      folder.retireFormerFile(seen: read.former, outcome: &outcome)
+      return outcome
+    }.get()
+    return outcome
+  }
+
+  /// Runs `body` on another thread, off the store's actor.
+  private static func offActor<Value: Sendable, Failure: Error>(
+    _ body: @escaping @Sendable () throws(Failure) -> Value
+  ) async -> Result<Value, Failure> {
+    await Task.detached { Result { () throws(Failure) in try body() } }.value
   }
 }
 
@@ -538,5 +674,62 @@ extension HouseholdStore {
     at url: URL, deviceName: String, coordination: any FileCoordinating = FileCoordination.system
   ) -> SyncFolder {
     SyncFolder(url: url, deviceID: deviceID, deviceName: deviceName, coordination: coordination)
+  }
+}
+
+// MARK: - Conflict versions of this device's files
+
+extension SyncFolder {
+  /// A conflict version of this device's snapshot or journal, and the household it holds.
+  package struct ConflictFound: Sendable {
+    package let version: FileConflictVersion
+    package let changes: HouseholdState
+  }
+
+  /// The unresolved conflict versions a sync service kept of this device's own snapshot and
+  /// journal (iCloud's `NSFileVersion`s), each read within ``maximumFileSize``: a snapshot's
+  /// state, or a journal's lines up to the first damaged one, joined. One that cannot be read
+  /// is left unresolved and unread.
+  package func readOwnConflictVersions() -> [ConflictFound] {
+    let file = url.appendingPathComponent(ownFileName)
+    let reader = store(of: file)
+    var found: [ConflictFound] = []
+    for version in (try? coordination.unresolvedConflictVersions(of: file)) ?? [] {
+      guard let state = try? reader.relocated(to: version.url).read()?.state else { continue }
+      found.append(ConflictFound(version: version, changes: state))
+    }
+    let journal = ReplicaJournal.url(of: file)
+    for version in (try? coordination.unresolvedConflictVersions(of: journal)) ?? [] {
+      guard let bytes = try? reader.bytes(of: version.url),
+        let lines = try? ReplicaJournal.decode(
+          bytes, file: version.url, stoppingAtDamage: true),
+        let first = lines.entries.first
+      else { continue }
+      var changes = HouseholdState(emptyDeltaLike: first.delta)
+      for line in lines.entries { changes.merge(line.delta) }
+      found.append(ConflictFound(version: version, changes: changes))
+    }
+    return found
+  }
+
+  /// Merges the conflict versions of `household` with `merge`; the versions merged, to
+  /// resolve once a publication holds them (``resolve(_:)``).
+  package func apply(
+    _ conflicts: [ConflictFound], to household: HouseholdID, outcome: inout FolderSyncOutcome,
+    with merge: (HouseholdState) throws(HouseholdError) -> Void
+  ) -> [FileConflictVersion] {
+    var merged: [FileConflictVersion] = []
+    for conflict in conflicts where conflict.changes.householdID == household {
+      guard (try? merge(conflict.changes)) != nil else { continue }
+      merged.append(conflict.version)
+    }
+    outcome.conflictVersionsMerged = merged.count
+    return merged
+  }
+
+  /// Marks merged conflict versions resolved. One that fails stays listed by the service and
+  /// is merged again at the next sync, which a join makes harmless.
+  package func resolve(_ versions: [FileConflictVersion]) {
+    for version in versions { try? version.resolve() }
   }
 }

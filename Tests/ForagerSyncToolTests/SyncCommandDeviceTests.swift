@@ -1,8 +1,9 @@
 import ForagerSync
-import ForagerSyncTool
 import ForagerTestSupport
 import Foundation
 import Testing
+
+@testable import ForagerSyncTool
 
 /// `forager-sync sync` names a device's file in the folder by the id kept beside its replica:
 /// devices that share a name (by default every replica file called `household.json`) sync like
@@ -75,5 +76,32 @@ import Testing
     #expect(!second.output.contains("removed"))
     let states = try replicas.map { try #require(try ReplicaStore(fileURL: $0).read()).state }
     #expect(states[0] == states[1])
+  }
+}
+
+/// `forager-sync sync` goes through the coordination as the library does: peers read, its
+/// own files written and placeholders asked for through it (`NSFileCoordinator` on Apple
+/// platforms; here iCloud's stand-in).
+@Suite struct SyncCommandCoordinationTests {
+  @Test func syncCoordinatesEveryReadAndWriteAndAsksForPlaceholders() throws {
+    let root = TemporaryFolder("forager-coordinated")
+    let shared = root.file("shared")
+    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+    let replicas = try SyncCommandDeviceTests.devices(2, in: root)
+    let icloud = SimulatedICloud(stash: root.file("stash"))
+    _ = try FolderSync.sync(folder: shared, replicaFile: replicas[1], coordination: icloud)
+    let peer = "\(try DeviceID.stored(besideReplica: replicas[1])).forager.json"
+    try icloud.evict(peer, in: shared)
+
+    let outcome = try FolderSync.sync(
+      folder: shared, replicaFile: replicas[0], coordination: icloud)
+    let own = "\(try DeviceID.stored(besideReplica: replicas[0])).forager.json"
+    #expect(outcome.downloadsRequested == [peer] && icloud.downloadsRequested == [peer])
+    #expect(outcome.warnings.contains("\(peer): not downloaded yet; its download was requested"))
+    #expect(Set(icloud.writesCoordinated).isSuperset(of: [own, own + ".journal"]))
+    try icloud.completeDownloads()
+    let merged = try FolderSync.sync(folder: shared, replicaFile: replicas[0], coordination: icloud)
+    #expect(merged.merged == [peer])
+    #expect(icloud.readsCoordinated.contains(peer))
   }
 }

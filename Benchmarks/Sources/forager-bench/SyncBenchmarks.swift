@@ -40,7 +40,7 @@ enum SyncBenchmarks {
     { phone in
       for index in 0..<100 {
         try! phone.setSortOrder(
-          index, ofCategory: CategoryKey(normalizing: "Category \(index * (n / 100))"))
+          Int64(index), ofCategory: CategoryKey(normalizing: "Category \(index * (n / 100))"))
       }
     }
   }
