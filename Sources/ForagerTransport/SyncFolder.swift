@@ -550,19 +550,19 @@ extension HouseholdStore {
     let pending = withReplica { replica in
       folder.preparePublication(of: &replica, progress: progress)
     }
-    let written = await Self.offActor { [progress] () throws(StoreError) in
+    // The progress comes back whatever happened: a failed write moves it too (the next
+    // publication starts with a snapshot numbered past what this one wrote).
+    let (written, moved) = await Self.offActor { [progress] () throws(Never) in
       var progress = progress
-      let written = try folder.write(pending, progress: &progress)
+      let written = Result { () throws(StoreError) in
+        try folder.write(pending, progress: &progress)
+      }
       return (written, progress)
-    }
+    }.get()
+    progress = moved
     switch written {
-    case .success(let (published, moved)):
-      progress = moved
-      outcome.published = published
-    case .failure(let error):
-      // Until a publication is done, the next starts with a snapshot.
-      progress.publication = nil
-      throw .publishFailed(error)
+    case .success(let published): outcome.published = published
+    case .failure(let error): throw .publishFailed(error)
     }
     outcome.wrote = folder.ownFileName
     outcome = await Self.offActor { [outcome] () throws(Never) in
@@ -572,6 +572,12 @@ extension HouseholdStore {
       return outcome
     }.get()
     return outcome
+  }
+
+  /// Makes this store's next publications into `folder` meet `faults`: for tests of what a
+  /// failing disk leaves.
+  package func injectFolderFaults(_ faults: FileFaults, in folder: SyncFolder) {
+    folderProgress[folder.url.standardizedFileURL.path, default: FolderProgress()].faults = faults
   }
 
   /// Runs `body` on another thread, off the store's actor.

@@ -500,4 +500,22 @@ import Testing
     #expect(read.readWhole.contains("phone.forager.json"))
     #expect(devices.tablet.category(named: "Published on the second try") != nil)
   }
+
+  /// The same through a store, whose sync writes off its actor on a copy of its progress: the
+  /// copy a failed write moved comes back too.
+  @Test func aStoresSnapshotWrittenAgainAfterAFailedPublicationIsReadAsNew() async throws {
+    let root = TemporaryFolder()
+    let (_, phone, tablet, phoneFolder, tabletFolder) = try await Self.phoneAndTabletStores(
+      in: root)
+    _ = try await phone.sync(through: phoneFolder)
+    _ = try await tablet.sync(through: tabletFolder)
+
+    try await phone.edit { _ = try $0.getOrCreateCategory(displayName: "Published Later") }
+    await phone.injectFolderFaults(FileFaults([.write(stoppingAfter: 10)]), in: phoneFolder)
+    await #expect(throws: SyncFolderError.self) { try await phone.sync(through: phoneFolder) }
+    #expect(try await phone.sync(through: phoneFolder).published == .snapshot)
+    let read = try await tablet.sync(through: tabletFolder)
+    #expect(read.readWhole.contains(phoneFolder.ownFileName))
+    #expect(await tablet.replica.category(named: "Published Later") != nil)
+  }
 }
