@@ -55,8 +55,10 @@ public struct FileConflictVersion: Sendable {
   public let url: URL
   private let markResolved: @Sendable () throws -> Void
 
-  /// - Parameter resolve: Marks the version resolved and removes it, so that the service
-  ///   stops keeping (and syncing) it.
+  /// - Parameters:
+  ///   - url: Where the version's contents can be read.
+  ///   - resolve: Marks the version resolved and removes it, so that the service stops
+  ///     keeping (and syncing) it.
   public init(url: URL, resolve: @escaping @Sendable () throws -> Void) {
     self.url = url
     markResolved = resolve
