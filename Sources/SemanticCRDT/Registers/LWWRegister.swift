@@ -9,8 +9,16 @@
 /// ## Conflict resolution
 ///
 /// The write with the greater ``HybridTimestamp`` wins: wall time, then logical counter, then
-/// replica id. Timestamps are unique per write, so the outcome never depends on arrival order.
-/// Two registers with equal timestamps hold the same write and so the same value.
+/// replica id. A timestamp is issued once, so when each register is written with its own
+/// timestamps the outcome never depends on arrival order, and two registers with equal
+/// timestamps hold the same write and so the same value.
+///
+/// A caller may stamp several registers with one timestamp (one edit that renumbers every
+/// category's sort order; defaults stamped at genesis). Two such registers hold different
+/// values at equal timestamps, and merging them keeps the receiver's value: merge only
+/// registers of one field of one record, as maps do. The household merges two of them only
+/// when two categories move to one key, and there its merge of the moved records decides,
+/// alike on every replica (docs/decisions/0012).
 ///
 /// Use it where a lost concurrent write surprises nobody (a display name, a flag). Where it would
 /// surprise a person, use ``MVRegister``, which keeps concurrent writes as siblings.
