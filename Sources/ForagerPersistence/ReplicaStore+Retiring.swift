@@ -24,7 +24,7 @@ extension ReplicaStore {
   ///
   /// - Returns: Whether the file was removed.
   package func remove(ifStill identity: ReplicaFilesIdentity) throws(StoreError) -> Bool {
-    guard identity.snapshot != nil, filesIdentity() == identity else { return false }
+    guard identity.fileExists, filesIdentity() == identity else { return false }
     var faults = self.faults
     do {
       if identity.journal != nil {

@@ -45,28 +45,21 @@ enum FolderSync {
     let folder = SyncFolder(
       url: url, deviceID: deviceID, deviceName: name ?? deviceName(of: replicaFile),
       coordination: coordination)
-    let former = folder.formerFileIdentity()
-    var outcome: FolderSyncOutcome
+    // One launch: whole states read and written, the replica saved before its copy in the
+    // folder.
+    var progress = FolderProgress()
     do {
-      outcome = try folder.mergePeerFiles(of: replica.householdID) {
-        state throws(HouseholdError) in try replica.merge(state)
+      return try folder.sync(household: replica.householdID, progress: &progress) {
+        state throws(HouseholdError) in
+        try replica.merge(state)
+      } publish: { _ throws(StoreError) in
+        try store.save(replica)
+        try folder.publish(replica, like: store)
+        return .snapshot
       }
     } catch {
       throw .refused(error.description)
     }
-    let conflicts = folder.apply(
-      folder.readOwnConflictVersions(), to: replica.householdID, outcome: &outcome
-    ) { state throws(HouseholdError) in try replica.merge(state) }
-    do {
-      try store.save(replica)
-      try folder.publish(replica, like: store)
-    } catch {
-      throw .refused(error.description)
-    }
-    outcome.wrote = folder.ownFileName
-    folder.resolve(conflicts)
-    folder.retireFormerFile(seen: former, outcome: &outcome)
-    return outcome
   }
 
   /// `phone.forager.json` → `phone`.

@@ -14,7 +14,7 @@ import Foundation
 /// of the household; nothing is trapped on and nothing local changes for a skipped file.
 ///
 /// ```swift
-/// let folder = try SyncFolder(
+/// let folder = SyncFolder(
 ///   url: iCloudDocuments.appending(path: "Household"), deviceID: store.deviceID,
 ///   deviceName: UIDevice.current.name)
 /// let outcome = try await store.sync(through: folder)

@@ -174,16 +174,14 @@ extension HouseholdReplica {
     // Ids follow the wall clock, so one that expired is not reused by a later removal. The
     // ids kept come from the file: past the greatest id (a forged or damaged one), they are
     // numbered again from 1, in order, rather than overflow.
-    let (following, overflow) = (removals.last?.id ?? 0).addingReportingOverflow(1)
-    if overflow {
+    if removals.last?.id == .max {
       removals = removals.enumerated().map { index, removal in
         RemovedRecords(
           id: Int64(index + 1), removedAtMilliseconds: removal.removedAtMilliseconds,
           records: removal.records)
       }
     }
-    let id = max(
-      overflow ? Int64(removals.count + 1) : following, Int64(clamping: now))
+    let id = max((removals.last?.id ?? 0) + 1, Int64(clamping: now))
     removals.append(RemovedRecords(id: id, removedAtMilliseconds: now, records: removed))
     if removals.count > RemovedRecords.maximumKept {
       removals.removeFirst(removals.count - RemovedRecords.maximumKept)
