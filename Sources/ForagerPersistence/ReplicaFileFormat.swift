@@ -115,17 +115,21 @@ public struct ReplicaFileContents: Sendable {
 
 /// The bytes of a replica file (docs/format.md, "Replica files").
 ///
-/// Format 3, written by this build:
+/// Format 4, written by this build:
 ///
 /// ```json
-/// {"format":3,"checksum":"crc32:1c291ca3","content":{"clock":[1733788800000,3],
+/// {"format":4,"checksum":"crc32:1c291ca3","content":{"clock":[1733788800000,3],
 ///  "household":"…","journal":17,"member":"…","normalizer":2,"replica":"k3v7…","state":{…}}}
 /// ```
 ///
 /// `journal` is the sequence number of the last journal entry the state holds (see
-/// ``ReplicaJournal``). Format 2 is format 3 without it, from builds that kept no journal: read,
-/// and migrated by the next snapshot. A build that reads only format 2 refuses format 3 as
-/// newer, rather than opening the snapshot without the journal beside it.
+/// ``ReplicaJournal``). Format 4 is format 3 with records whose fields are declared once
+/// (ADR 0036): a field at its default is left out, and a field added since format 3 names its
+/// kind in its key, so that a build that does not know it merges and keeps it. Format 3 is
+/// read as it is, and so is format 2, format 3 without `journal` from builds that kept no
+/// journal; either is migrated by the next snapshot. A build that reads only an older format
+/// refuses a newer one as newer, rather than opening the snapshot without the journal beside
+/// it or refusing a record as damaged.
 ///
 /// The checksum covers the bytes of `content` exactly as stored, so any damage to the
 /// envelope or the state is caught before either is trusted. Fields of `content` that this
@@ -133,7 +137,7 @@ public struct ReplicaFileContents: Sendable {
 /// state only, no clock) is read and migrated.
 public enum ReplicaFileFormat {
   /// The format this build writes.
-  public static let current: Int64 = 3
+  public static let current: Int64 = 4
 
   // MARK: Writing
 
@@ -243,7 +247,7 @@ public enum ReplicaFileFormat {
     try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
       let sections = try Sections(buffer, file: file, cores: cores)
       switch sections.format {
-      case 2, 3: return try sections.decodeEnvelopedContent()
+      case 2...current: return try sections.decodeEnvelopedContent()
       case 1: return try sections.decodeFormat1()
       case let newer where newer > current:
         throw StoreError(file: file, problem: .newerFormat(found: newer, supported: current))
@@ -281,7 +285,7 @@ private struct Sections {
         try reader.readDynamicObject { reader, key throws(JSONError) in
           if key == "format" {
             format = try reader.read(Int64.self)
-          } else if key == "content" && (format == 2 || format == 3) {
+          } else if key == "content", let format, (2...ReplicaFileFormat.current).contains(format) {
             // Read at once rather than located, then read: one pass over the largest member
             // instead of two. Its errors wait for the checksum, which may explain them.
             guard cores == .two, let guess = Self.largeLastMember(of: bytes, from: reader.offset)
@@ -392,7 +396,7 @@ private struct Sections {
     var contents: ReplicaFileContents
     let envelopeHousehold: HouseholdID
     let envelopeNormalizer: NormalizerVersion
-    /// Whether the content has `journal`: required in format 3, absent in format 2.
+    /// Whether the content has `journal`: required from format 3 on, absent in format 2.
     let hasJournal: Bool
   }
 

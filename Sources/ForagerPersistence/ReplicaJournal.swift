@@ -30,7 +30,7 @@ public struct JournalEntry: Sendable, Equatable {
 /// that each save appends one line to, instead of rewriting the snapshot.
 ///
 /// ```json
-/// {"format":1,"checksum":"crc32:5d1c0a3e","entry":{"clock":[1733788800000,3],"delta":{…},
+/// {"format":2,"checksum":"crc32:5d1c0a3e","entry":{"clock":[1733788800000,3],"delta":{…},
 ///  "replica":"k3v7…","sequence":18}}
 /// ```
 ///
@@ -45,8 +45,9 @@ public struct JournalEntry: Sendable, Equatable {
 /// unterminated last line and reports where the good lines end, for the next append to start
 /// there. Any other damage is an error: it would lose acknowledged changes.
 public enum ReplicaJournal {
-  /// The line format this build writes.
-  public static let current: Int64 = 1
+  /// The line format this build writes: 2, whose deltas are states of replica-file format 4
+  /// (ADR 0036). Lines of format 1, whose deltas are format 3's, are read as they are.
+  public static let current: Int64 = 2
 
   /// The greatest sequence number a journal entry, or the snapshot's record of one, may carry:
   /// 2⁴⁰, the bound of dot counters, a save a second for 34,000 years. A greater one is forged
@@ -195,7 +196,7 @@ public enum ReplicaJournal {
       throw StoreError(
         file: file, problem: .malformed(JSONError(.missingKey("format"), at: range.lowerBound)))
     }
-    guard format == current else {
+    guard (1...current).contains(format) else {
       throw StoreError(
         file: file,
         problem: format > current

@@ -20,26 +20,51 @@
 /// }
 /// ```
 ///
-/// Matching tries the key after the last one matched first, so a document written in this
-/// order matches each key with one comparison. Build one per type, once (a `static let`).
+/// Build one per type, once (a `static let`).
 public struct JSONFields<Field: RawRepresentable & CaseIterable & Sendable>: Sendable
 where Field.RawValue == String {
   /// The fields, in order; each one's key is its raw value.
   @usableFromInline let fields: [Field]
-  /// One bit per field that must be present.
+  /// Their keys, by index.
+  @usableFromInline let table: JSONKeys
+
+  /// Fields whose keys may be absent are listed in `optional`; every other key is required.
+  public init(optional: Set<Field> = []) where Field: Hashable {
+    let fields = Array(Field.allCases)
+    self.fields = fields
+    table = JSONKeys(
+      fields.map(\.rawValue), optional: Set(fields.indices.filter { optional.contains(fields[$0]) })
+    )
+  }
+
+  /// The keys, in order.
+  public var keys: [String] { table.names }
+}
+
+/// The keys a JSON object of one type may hold, by index, and which of them must be present:
+/// for a type whose keys are a table rather than an enum (a record whose fields are declared
+/// once, say). `JSONReader.readObject(_:_:unknown:)` reads an object against it.
+///
+/// Matching tries the key after the last one matched first, so a document written in this
+/// order matches each key with one comparison. Build one per type, once (a `static let`).
+public struct JSONKeys: Sendable {
+  /// The keys, in order.
+  public let names: [String]
+  /// One bit per key that must be present.
   @usableFromInline let required: UInt64
   /// The names' UTF-8 one after another; name `i` is `utf8[offsets[i]..<offsets[i + 1]]`.
   let utf8: [UInt8]
   let offsets: [Int]
 
-  /// Fields whose keys may be absent are listed in `optional`; every other key is required.
-  public init(optional: Set<Field> = []) where Field: Hashable {
-    let fields = Array(Field.allCases)
-    precondition(fields.count <= 64, "JSONFields tracks at most 64 keys")
-    self.fields = fields
-    let names = fields.map(\.rawValue)
-    required = fields.indices.reduce(0) { mask, index in
-      optional.contains(fields[index]) ? mask : mask | 1 << UInt64(index)
+  /// Keys whose indexes are in `optional` may be absent; every other key is required.
+  ///
+  /// - Precondition: At most 64 keys, each once.
+  public init(_ names: [String], optional: Set<Int> = []) {
+    precondition(names.count <= 64, "JSONKeys tracks at most 64 keys")
+    precondition(Set(names).count == names.count, "a key is listed twice")
+    self.names = names
+    required = names.indices.reduce(0) { mask, index in
+      optional.contains(index) ? mask : mask | 1 << UInt64(index)
     }
     utf8 = names.flatMap { Array($0.utf8) }
     offsets = names.reduce(into: [0]) { offsets, name in
@@ -47,8 +72,8 @@ where Field.RawValue == String {
     }
   }
 
-  /// The keys, in order.
-  public var keys: [String] { fields.map(\.rawValue) }
+  /// The indexes of the keys that must be present.
+  public var requiredIndexes: [Int] { names.indices.filter { required & 1 << UInt64($0) != 0 } }
 
   @usableFromInline
   func index(of key: UnsafeBufferPointer<UInt8>, after previous: Int) -> Int? {
@@ -143,15 +168,29 @@ extension JSONReader {
     _ field: (inout JSONReader, Field) throws(JSONError) -> Void,
     unknown: ((inout JSONReader, String) throws(JSONError) -> Void)? = nil
   ) throws(JSONError) {
+    try readObject(
+      fields.table, { reader, index throws(JSONError) in try field(&reader, fields.fields[index]) },
+      unknown: unknown)
+  }
+
+  /// Reads an object whose keys are `keys` (each required one, and optional ones at most once),
+  /// in any order. `member` is called with the reader placed at the value and the index of its
+  /// key. A key outside `keys` goes to `unknown` if given, and is refused otherwise.
+  @inlinable
+  public mutating func readObject(
+    _ keys: JSONKeys,
+    _ member: (inout JSONReader, Int) throws(JSONError) -> Void,
+    unknown: ((inout JSONReader, String) throws(JSONError) -> Void)? = nil
+  ) throws(JSONError) {
     var seen: UInt64 = 0
     var previous = -1
     try readMembers { reader, keySpan throws(JSONError) in
       let index: Int? =
         keySpan.escaped
         ? reader.unescape(keySpan).withUnsafeBufferPointer {
-          fields.index(of: $0, after: previous)
+          keys.index(of: $0, after: previous)
         }
-        : fields.index(
+        : keys.index(
           of: UnsafeBufferPointer(rebasing: reader.bytes[keySpan.start..<keySpan.end]),
           after: previous)
       guard let index else {
@@ -162,17 +201,17 @@ extension JSONReader {
       }
       let bit: UInt64 = 1 << UInt64(index)
       if seen & bit != 0 {
-        throw JSONError(.duplicateKey(fields.fields[index].rawValue), at: keySpan.start - 1)
+        throw JSONError(.duplicateKey(keys.names[index]), at: keySpan.start - 1)
       }
       seen |= bit
       previous = index
-      try field(&reader, fields.fields[index])
+      try member(&reader, index)
     }
-    if seen & fields.required != fields.required {
-      let missing = fields.fields.indices.first {
-        fields.required & ~seen & (1 << UInt64($0)) != 0
+    if seen & keys.required != keys.required {
+      let missing = keys.names.indices.first {
+        keys.required & ~seen & (1 << UInt64($0)) != 0
       }!
-      throw JSONError(.missingKey(fields.fields[missing].rawValue), at: position - 1)
+      throw JSONError(.missingKey(keys.names[missing]), at: position - 1)
     }
   }
 

@@ -180,6 +180,10 @@ public struct JSONReader: ~Copyable {
     return bytes[position]
   }
 
+  /// The first byte of the next value, not consumed: which kind of value comes next, for a
+  /// reader of any JSON.
+  public mutating func peekByte() throws(JSONError) -> UInt8 { try peek() }
+
   /// Consumes `byte` as the next token, or throws saying `expected` was.
   @inlinable @inline(__always)
   mutating func expect(_ byte: UInt8, _ expected: StaticString) throws(JSONError) {

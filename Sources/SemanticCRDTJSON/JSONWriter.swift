@@ -126,6 +126,19 @@ public struct JSONWriter: Sendable {
     needsSeparator = false
   }
 
+  /// Writes an object key of two parts known at compile time, `name` then `suffix` (a field's
+  /// name and its kind); neither may need escaping.
+  @inlinable
+  public mutating func key(_ name: StaticString, _ suffix: StaticString) {
+    separate()
+    storage.append(UInt8(ascii: "\""))
+    name.withUTF8Buffer { storage.append(contentsOf: $0) }
+    suffix.withUTF8Buffer { storage.append(contentsOf: $0) }
+    storage.append(UInt8(ascii: "\""))
+    storage.append(UInt8(ascii: ":"))
+    needsSeparator = false
+  }
+
   /// Writes an object key computed at run time, escaped like a string.
   public mutating func key(_ name: String) {
     string(name)

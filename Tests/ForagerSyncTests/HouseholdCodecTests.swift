@@ -10,7 +10,10 @@ import Testing
 /// The fast codec and Foundation's must agree on every household: same bytes out, same state
 /// back in, each reading the other's output.
 @Suite struct HouseholdCodecTests {
-  static let seeds = (0..<UInt64(PropertyEnvironment.iterations(default: 60))).map { $0 * 7919 + 3 }
+  /// Seed 1227448 gives a slot conflict in the first replica, which the generator reaches
+  /// rarely (one seed in 2,000 of these since it changes sharing scopes too).
+  static let seeds =
+    [1_227_448] + (0..<UInt64(PropertyEnvironment.iterations(default: 60))).map { $0 * 7919 + 3 }
 
   static func foundationBytes(_ state: HouseholdState, formatting: JSONEncoder.OutputFormatting)
     throws -> [UInt8]

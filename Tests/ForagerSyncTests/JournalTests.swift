@@ -86,7 +86,10 @@ import Testing
     #expect(try Data(contentsOf: file) == snapshot, "an append rewrote the snapshot")
     let lines = try Self.lines(of: file)
     #expect(lines.count == 4 && lines.last == "", "three lines, each ending in a newline")
-    #expect(lines.dropLast().allSatisfy { $0.hasPrefix(#"{"format":1,"checksum":"crc32:"#) })
+    #expect(
+      lines.dropLast().allSatisfy {
+        $0.hasPrefix(#"{"format":\#(ReplicaJournal.current),"checksum":"crc32:"#)
+      })
     #expect(store.journalLength == (try Data(contentsOf: store.journalURL)).count)
 
     let (_, reopened) = try Self.opened(file)
@@ -189,14 +192,14 @@ import Testing
     let fixture = try #require(
       Bundle.module.url(
         forResource: "replica-format2", withExtension: "json", subdirectory: "Fixtures"))
-    let expected = RandomHousehold.replicas(seed: 11)[0]
+    let expected = try FormatFixtures.state("seed11-state")
     let folder = TemporaryFolder()
     let file = folder.file("old.json")
     try FileManager.default.copyItem(at: fixture, to: file)
     var store = ReplicaStore(fileURL: file)
     let old = try #require(try store.read())
     #expect(old.format == 2 && old.journalSequence == 0)
-    #expect(old.state == expected.state)
+    #expect(old.state == expected)
     var replica = try store.open(household: Self.household, member: old.member)
     #expect(try Self.add("Migrated", to: &replica, in: &store) == .snapshot)
     #expect(try #require(try store.read()).format == ReplicaFileFormat.current)
@@ -323,9 +326,13 @@ enum JournalDamage: String, CaseIterable, Sendable, CustomTestStringConvertible 
     switch self {
     case .flippedByte: return line.replacingOccurrences(of: "Dairy", with: "Dairx")
     case .newerFormat:
-      return line.replacingOccurrences(of: #"{"format":1,"#, with: #"{"format":2,"#)
+      return line.replacingOccurrences(
+        of: #"{"format":\#(ReplicaJournal.current),"#,
+        with: #"{"format":\#(ReplicaJournal.current + 1),"#)
     case .unknownKey:
-      return line.replacingOccurrences(of: #"{"format":1,"#, with: #"{"format":1,"x":0,"#)
+      return line.replacingOccurrences(
+        of: #"{"format":\#(ReplicaJournal.current),"#,
+        with: #"{"format":\#(ReplicaJournal.current),"x":0,"#)
     case .nullDelta:
       return Self.restamped(line) { $0.replacingFirst(#""delta":{"#, #""delta":null,"x":{"#) }
     case .outOfOrder:
@@ -349,7 +356,7 @@ enum JournalDamage: String, CaseIterable, Sendable, CustomTestStringConvertible 
       (.otherHousehold, .differentHousehold), (.farFuture, .clockSkew):
       return true
     case (.newerFormat, .newerFormat(let found, let supported)):
-      return found == 2 && supported == ReplicaJournal.current
+      return found == ReplicaJournal.current + 1 && supported == ReplicaJournal.current
     default: return false
     }
   }

@@ -367,46 +367,24 @@ import Testing
     let fixture = try #require(
       Bundle.module.url(
         forResource: "replica-format1", withExtension: "json", subdirectory: "Fixtures"))
-    let expected = RandomHousehold.replicas(seed: 11)[0]
-    if ProcessInfo.processInfo.environment["FORAGER_UPDATE_FIXTURES"] == "1" {
-      try Data(Self.format1Bytes(expected)).write(
-        to: URL(fileURLWithPath: #filePath)
-          .deletingLastPathComponent().appendingPathComponent("Fixtures/replica-format1.json"))
-    }
+    let expected = try FormatFixtures.state("seed11-state")
     let folder = TemporaryFolder()
     let file = folder.file("old.json")
     try FileManager.default.copyItem(at: fixture, to: file)
     var store = ReplicaStore(fileURL: file)
     let old = try #require(try store.read())
     #expect(old.format == 1)
-    #expect(old.state == expected.state)
-    #expect(old.member == expected.member)
+    #expect(old.state == expected)
+    #expect(old.member == RandomHousehold.owner)
     var replica = try store.open(household: Self.household, member: Self.member)
     #expect(
       replica.clock.latest.map { $0.wallMilliseconds }
-        == expected.state.greatestTimestamp?.wallMilliseconds)
+        == expected.greatestTimestamp?.wallMilliseconds)
     _ = try replica.getOrCreateCategory(displayName: "Migrated")
     try store.save(replica)
     let migrated = try #require(try store.read())
     #expect(migrated.format == ReplicaFileFormat.current)
     #expect(migrated.state == replica.state)
-  }
-
-  /// How the first draft of the store wrote a file; kept only to regenerate the fixture.
-  static func format1Bytes(_ replica: HouseholdReplica) -> [UInt8] {
-    let state = JSONWriter.encode(replica.state)
-    var writer = JSONWriter()
-    writer.beginObject()
-    writer.field("format", 1)
-    writer.field("household", replica.householdID)
-    writer.field("member", replica.member)
-    writer.field("normalizer", replica.state.normalizerVersion)
-    writer.field("replica", replica.replicaID)
-    writer.key("state")
-    writer.raw(state)
-    writer.field("stateCRC32", UInt64(CRC32.checksum(state)))
-    writer.endObject()
-    return writer.bytes
   }
 
   // MARK: Amnesia

@@ -229,14 +229,20 @@ import Testing
         return error
       }
     }
+    let current = SyncMessage.currentFormat
     #expect(
-      refusal(text.replacingOccurrences(of: #""format":2"#, with: #""format":3"#))
-        == .newerFormat(found: 3, supported: 2))
+      refusal(
+        text.replacingOccurrences(of: #""format":\#(current)"#, with: #""format":\#(current + 1)"#))
+        == .newerFormat(found: current + 1, supported: current))
     for older: Int64 in [0, 1] {
       #expect(
-        refusal(text.replacingOccurrences(of: #""format":2"#, with: #""format":\#(older)"#))
+        refusal(
+          text.replacingOccurrences(of: #""format":\#(current)"#, with: #""format":\#(older)"#))
           == .unknownFormat(older))
     }
+    // The format before, whose states hold no field added since, is read as it is.
+    #expect(
+      refusal(text.replacingOccurrences(of: #""format":\#(current)"#, with: #""format":2"#)) == nil)
     #expect(
       refusal(text, maximumSize: bytes.count - 1)
         == .tooLarge(size: bytes.count, limit: bytes.count - 1))
@@ -274,7 +280,8 @@ import Testing
       text.replacingOccurrences(of: #"{"0":"#, with: #"{"00":"#),  // a context's key respelled
       String(tableLast),
       text.replacingOccurrences(of: #""through":"#, with: #""since":1,"through":"#),
-      text.replacingOccurrences(of: #""format":2,"#, with: #""acknowledged":1,"format":2,"#),
+      text.replacingOccurrences(
+        of: #""format":\#(current),"#, with: #""acknowledged":1,"format":\#(current),"#),
       text.replacingOccurrences(of: #""through":"#, with: #""through":-"#),
       text.replacingOccurrences(of: through, with: ""),
       text + "{}",

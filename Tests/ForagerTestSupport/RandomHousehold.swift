@@ -54,7 +54,7 @@ public enum RandomHousehold {
 
   /// How many kinds of operation ``apply(operation:random:to:peers:)`` knows; the last merges
   /// a peer's state.
-  public static let operationCount = 16
+  public static let operationCount = 17
 
   static func apply(
     randomOperation random: inout SplitMix64, to replica: inout HouseholdReplica,
@@ -79,7 +79,13 @@ public enum RandomHousehold {
       _ = try? replica.getOrCreateCategory(displayName: name, sortOrder: random.draw(in: -5...500))
     case 2:
       let category = replica.categories().first?.key
-      _ = try? replica.getOrCreateIngredient(named: name, category: category)
+      if let template = try? replica.getOrCreateIngredient(named: name, category: category)
+        .template,
+        template.categoryKey != nil, random.chance(0.3)
+      {
+        // Unshelved again: a chosen `nil`, which the encodings write, unlike the default.
+        try? replica.setCategory(nil, ofIngredient: template.key)
+      }
     case 3: _ = try? replica.recordUse(ofIngredient: name)
     case 4: try? replica.setStaple(random.chance(0.5), ingredient: name)
     case 5:
@@ -115,6 +121,16 @@ public enum RandomHousehold {
     case 14:
       if let key = replica.categories().last?.key {
         try? replica.renameCategory(key, to: name)
+      }
+    case 15:
+      let records: [RecordKey] =
+        replica.categories().map { .category($0.key) }
+        + replica.ingredients().map { .ingredient($0.key) }
+        + replica.recipes().map { .recipe($0.id) } + replica.weeklyLists().map { .list($0.id) }
+        + replica.weeklyLists().flatMap { replica.items(in: $0.id) }.map { .item($0.id) }
+        + replica.mealPlans().map { .plan($0.id) } + replica.plannedMeals().map { .meal($0.slot) }
+      if let record = random.element(of: records) {
+        try? replica.setSharingScope(random.chance(0.5) ? .ownerOnly : .household, of: record)
       }
     default:
       _ = try? replica.merge(random.pick(peers).state)

@@ -6,7 +6,7 @@ import SemanticCRDTJSON
 ///
 /// The hooks have defaults (see the extension below); a kind whose records the model's
 /// invariants read, or that a merge keeps differently when it removes them, states its own.
-package protocol MappedRecord: HouseholdRecord, JSONCodable {
+package protocol MappedRecord: DeclaredRecord {
   /// The key the map holds the record under: semantic (``CategoryKey``, ``IngredientKey``,
   /// ``SlotKey``) or an identifier.
   associatedtype
@@ -60,12 +60,14 @@ extension MappedRecord {
 
   package func restored(ticking clock: inout HybridClock) -> Self { self }
 
-  /// A record without stores of its own holds none (a record with one says so beside its
-  /// `committed(over:in:)`, in Entities+Nestable.swift).
-  package func holdsNestedDot(of replicas: Set<ReplicaID>) -> Bool { false }
+  /// Whether a field's own stores hold a live write of one of `replicas`: derived from the
+  /// record's declaration.
+  package func holdsNestedDot(of replicas: Set<ReplicaID>) -> Bool {
+    fieldsHoldDot(of: replicas)
+  }
 
   package func reissued(restamping replicas: Set<ReplicaID>, as replica: ReplicaID) -> Self {
-    self
+    restampingFields(replicas, as: replica)
   }
 }
 

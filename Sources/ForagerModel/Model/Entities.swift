@@ -26,14 +26,22 @@ public struct GroceryCategory: HouseholdRecord {
   /// The semantic key, from the display name.
   public internal(set) var key: CategoryKey
   public private(set) var creation: Creation
-  package var name: LWWRegister<String>
-  package var order: LWWRegister<Int64>
-  package var scope: LWWRegister<SharingScope>
+  package var name = LWWRegister(unchosen: "")
+  package var order = LWWRegister<Int64>(unchosen: 0)
+  package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var unknownFields = UnknownFields()
 
-  /// The record's keys in both codecs, in the order they are written.
-  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-    case creation, key, name, order, scope
+  package static func fields<Visitor: FieldVisitor>(
+    _ visitor: inout Visitor, _ record: inout Self, _ other: Self
+  ) throws(Visitor.Failure) {
+    try visitor.creation(&record.creation, other.creation)
+    try visitor.identity("key", &record.key, other.key)
+    try visitor.field(.bare("name"), &record.name, other.name)
+    try visitor.field(.bare("order"), &record.order, other.order)
+    try visitor.field(.bare("scope"), &record.scope, other.scope)
   }
+
+  package static let blank = GroceryCategory(key: CategoryKey(rawValue: ""), creation: .placeholder)
 
   /// The name as a person wrote it; the last write wins.
   public var displayName: String { name.value }
@@ -42,17 +50,6 @@ public struct GroceryCategory: HouseholdRecord {
   /// Position in lists; categories sort by this, then display name.
   public var sortOrder: Int64 { order.value }
   public var sharingScope: SharingScope { scope.value }
-
-  public mutating func merge(_ other: GroceryCategory) {
-    creation.merge(other.creation)
-    name.merge(other.name)
-    order.merge(other.order)
-    scope.merge(other.scope)
-  }
-
-  public var greatestTimestamp: HybridTimestamp? {
-    max(name.timestamp, order.timestamp, scope.timestamp)
-  }
 }
 
 /// An ingredient template, unique by ``IngredientKey``; grocery items and recipes refer to it
@@ -60,16 +57,27 @@ public struct GroceryCategory: HouseholdRecord {
 public struct IngredientTemplate: HouseholdRecord {
   public internal(set) var key: IngredientKey
   public private(set) var creation: Creation
-  package var name: LWWRegister<String>
-  package var staple: LWWRegister<Bool>
-  package var category: LWWRegister<CategoryKey?>
-  package var uses: GCounter
-  package var scope: LWWRegister<SharingScope>
+  package var name = LWWRegister(unchosen: "")
+  package var staple = LWWRegister(unchosen: false)
+  package var category = LWWRegister<CategoryKey?>(unchosen: nil)
+  package var uses = GCounter()
+  package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var unknownFields = UnknownFields()
 
-  /// The record's keys in both codecs, in the order they are written.
-  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-    case category, creation, key, name, scope, staple, uses
+  package static func fields<Visitor: FieldVisitor>(
+    _ visitor: inout Visitor, _ record: inout Self, _ other: Self
+  ) throws(Visitor.Failure) {
+    try visitor.field(.bare("category"), &record.category, other.category)
+    try visitor.creation(&record.creation, other.creation)
+    try visitor.identity("key", &record.key, other.key)
+    try visitor.field(.bare("name"), &record.name, other.name)
+    try visitor.field(.bare("scope"), &record.scope, other.scope)
+    try visitor.field(.bare("staple"), &record.staple, other.staple)
+    try visitor.field(.bare("uses"), &record.uses, other.uses)
   }
+
+  package static let blank = IngredientTemplate(
+    key: IngredientKey(rawValue: ""), creation: .placeholder)
 
   public var displayName: String { name.value }
   /// The semantic key by the name the app's design gives it: the ingredient's canonical name.
@@ -81,35 +89,31 @@ public struct IngredientTemplate: HouseholdRecord {
   /// How often it has been used, summed over every device: increments are never lost.
   public var usageCount: UInt64 { uses.value }
   public var sharingScope: SharingScope { scope.value }
-
-  public mutating func merge(_ other: IngredientTemplate) {
-    creation.merge(other.creation)
-    name.merge(other.name)
-    staple.merge(other.staple)
-    category.merge(other.category)
-    uses.merge(other.uses)
-    scope.merge(other.scope)
-  }
-
-  public var greatestTimestamp: HybridTimestamp? {
-    max(name.timestamp, staple.timestamp, category.timestamp, scope.timestamp)
-  }
 }
 
 /// A recipe. Identified by UUID: two recipes may share a title, and
 /// ``HouseholdReplica/findSimilarRecipes(title:)`` finds them.
 public struct Recipe: HouseholdRecord {
-  public let id: RecipeID
+  public private(set) var id: RecipeID
   public private(set) var creation: Creation
-  package var title: LWWRegister<String>
-  package var lines: LWWRegister<[String]>
-  package var uses: GCounter
-  package var scope: LWWRegister<SharingScope>
+  package var title = LWWRegister(unchosen: "")
+  package var lines = LWWRegister<[String]>(unchosen: [])
+  package var uses = GCounter()
+  package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var unknownFields = UnknownFields()
 
-  /// The record's keys in both codecs, in the order they are written.
-  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-    case creation, id, lines, scope, title, uses
+  package static func fields<Visitor: FieldVisitor>(
+    _ visitor: inout Visitor, _ record: inout Self, _ other: Self
+  ) throws(Visitor.Failure) {
+    try visitor.creation(&record.creation, other.creation)
+    try visitor.identity("id", &record.id, other.id)
+    try visitor.field(.bare("lines"), &record.lines, other.lines)
+    try visitor.field(.bare("scope"), &record.scope, other.scope)
+    try visitor.field(.bare("title"), &record.title, other.title)
+    try visitor.field(.bare("uses"), &record.uses, other.uses)
   }
+
+  package static let blank = Recipe(id: .placeholder, creation: .placeholder)
 
   public var displayName: String { title.value }
   /// The title's similarity key.
@@ -118,45 +122,30 @@ public struct Recipe: HouseholdRecord {
   public var ingredientLines: [String] { lines.value }
   public var usageCount: UInt64 { uses.value }
   public var sharingScope: SharingScope { scope.value }
-
-  public mutating func merge(_ other: Recipe) {
-    creation.merge(other.creation)
-    title.merge(other.title)
-    lines.merge(other.lines)
-    uses.merge(other.uses)
-    scope.merge(other.scope)
-  }
-
-  public var greatestTimestamp: HybridTimestamp? {
-    max(title.timestamp, lines.timestamp, scope.timestamp)
-  }
-}
-
-/// The keys of a ``NamedContainer`` in both codecs, in the order they are written: outside the
-/// generic type, so one table of them serves every kind of container.
-enum NamedContainerField: String, CodingKey, CaseIterable, Sendable {
-  case creation, id, name, scope
 }
 
 /// A named container of other records, with no uniqueness: a weekly list holds
 /// grocery items, a meal plan holds planned meals. Deleting it hides its children.
 public struct NamedContainer<ID: UUIDIdentifier>: HouseholdRecord {
-  public let id: ID
+  public private(set) var id: ID
   public private(set) var creation: Creation
-  package var name: LWWRegister<String>
-  package var scope: LWWRegister<SharingScope>
-  typealias CodingKeys = NamedContainerField
+  package var name = LWWRegister(unchosen: "")
+  package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var unknownFields = UnknownFields()
+
+  package static func fields<Visitor: FieldVisitor>(
+    _ visitor: inout Visitor, _ record: inout Self, _ other: Self
+  ) throws(Visitor.Failure) {
+    try visitor.creation(&record.creation, other.creation)
+    try visitor.identity("id", &record.id, other.id)
+    try visitor.field(.bare("name"), &record.name, other.name)
+    try visitor.field(.bare("scope"), &record.scope, other.scope)
+  }
+
+  package static var blank: Self { Self(id: .placeholder, creation: .placeholder) }
 
   public var displayName: String { name.value }
   public var sharingScope: SharingScope { scope.value }
-
-  public mutating func merge(_ other: NamedContainer) {
-    creation.merge(other.creation)
-    name.merge(other.name)
-    scope.merge(other.scope)
-  }
-
-  public var greatestTimestamp: HybridTimestamp? { max(name.timestamp, scope.timestamp) }
 }
 
 /// A weekly grocery list: a container of items; a household may keep several for one week.
@@ -168,20 +157,33 @@ public typealias MealPlan = NamedContainer<MealPlanID>
 /// One line of a grocery list; no uniqueness. It names its ingredient template and
 /// category by semantic key, so references survive two records becoming one.
 public struct GroceryListItem: HouseholdRecord {
-  public let id: GroceryItemID
-  public let listID: WeeklyListID
-  public let source: ItemSource
+  public private(set) var id: GroceryItemID
+  public private(set) var listID: WeeklyListID
+  public private(set) var source: ItemSource
   public private(set) var creation: Creation
-  package var template: LWWRegister<IngredientKey>
-  package var category: LWWRegister<CategoryKey?>
-  package var text: LWWRegister<String>
-  package var checked: LWWRegister<Bool>
-  package var scope: LWWRegister<SharingScope>
+  package var template = LWWRegister(unchosen: IngredientKey(rawValue: ""))
+  package var category = LWWRegister<CategoryKey?>(unchosen: nil)
+  package var text = LWWRegister(unchosen: "")
+  package var checked = LWWRegister(unchosen: false)
+  package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var unknownFields = UnknownFields()
 
-  /// The record's keys in both codecs, in the order they are written.
-  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-    case category, checked, creation, id, listID, scope, source, template, text
+  package static func fields<Visitor: FieldVisitor>(
+    _ visitor: inout Visitor, _ record: inout Self, _ other: Self
+  ) throws(Visitor.Failure) {
+    try visitor.field(.bare("category"), &record.category, other.category)
+    try visitor.field(.bare("checked"), &record.checked, other.checked)
+    try visitor.creation(&record.creation, other.creation)
+    try visitor.identity("id", &record.id, other.id)
+    try visitor.identity("listID", &record.listID, other.listID)
+    try visitor.field(.bare("scope"), &record.scope, other.scope)
+    try visitor.identity("source", &record.source, other.source)
+    try visitor.field(.bare("template"), &record.template, other.template)
+    try visitor.field(.bare("text"), &record.text, other.text)
   }
+
+  package static let blank = GroceryListItem(
+    id: .placeholder, listID: .placeholder, source: .manual, creation: .placeholder)
 
   /// The line as written, quantity included ("2 cups flour").
   public var displayName: String { text.value }
@@ -189,19 +191,6 @@ public struct GroceryListItem: HouseholdRecord {
   public var categoryKey: CategoryKey? { category.value }
   public var isChecked: Bool { checked.value }
   public var sharingScope: SharingScope { scope.value }
-
-  public mutating func merge(_ other: GroceryListItem) {
-    creation.merge(other.creation)
-    template.merge(other.template)
-    category.merge(other.category)
-    text.merge(other.text)
-    checked.merge(other.checked)
-    scope.merge(other.scope)
-  }
-
-  public var greatestTimestamp: HybridTimestamp? {
-    max(template.timestamp, category.timestamp, text.timestamp, checked.timestamp, scope.timestamp)
-  }
 }
 
 /// The meal in one slot (day and meal type), unique by ``SlotKey``.
@@ -210,16 +199,26 @@ public struct GroceryListItem: HouseholdRecord {
 /// offline both survive the merge; ``recipe`` is the deterministic winner and
 /// ``conflictingRecipes`` the others, until a later assignment resolves them.
 public struct PlannedMeal: HouseholdRecord {
-  public let slot: SlotKey
+  public private(set) var slot: SlotKey
   public private(set) var creation: Creation
-  package var assignment: MVRegister<RecipeID>
-  package var plan: LWWRegister<MealPlanID?>
-  package var scope: LWWRegister<SharingScope>
+  package var assignment = MVRegister<RecipeID>()
+  package var plan = LWWRegister<MealPlanID?>(unchosen: nil)
+  package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var unknownFields = UnknownFields()
 
-  /// The record's keys in both codecs, in the order they are written.
-  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-    case assignment, creation, plan, scope, slot
+  package static func fields<Visitor: FieldVisitor>(
+    _ visitor: inout Visitor, _ record: inout Self, _ other: Self
+  ) throws(Visitor.Failure) {
+    try visitor.field(.bare("assignment"), &record.assignment, other.assignment)
+    try visitor.creation(&record.creation, other.creation)
+    try visitor.field(.bare("plan"), &record.plan, other.plan)
+    try visitor.field(.bare("scope"), &record.scope, other.scope)
+    try visitor.identity("slot", &record.slot, other.slot)
   }
+
+  package static let blank = PlannedMeal(
+    slot: SlotKey(day: CalendarDay(year: 2000, month: 1, day: 1)!, mealType: .breakfast),
+    creation: .placeholder)
 
   /// The recipe in the slot: the winner of concurrent assignments; `nil` when empty.
   public var recipe: RecipeID? { assignment.winner }
@@ -230,46 +229,33 @@ public struct PlannedMeal: HouseholdRecord {
   public var slotKey: SlotKey { slot }
   public var displayName: String { slot.rawValue }
   public var sharingScope: SharingScope { scope.value }
-
-  public mutating func merge(_ other: PlannedMeal) {
-    creation.merge(other.creation)
-    assignment.merge(other.assignment)
-    plan.merge(other.plan)
-    scope.merge(other.scope)
-  }
-
-  public var greatestTimestamp: HybridTimestamp? {
-    let registers = max(plan.timestamp, scope.timestamp)
-    return assignment.greatestTimestamp.map { max($0, registers) } ?? registers
-  }
 }
 
 /// A member of the household.
 public struct Member: HouseholdRecord {
-  public let id: MemberID
+  public private(set) var id: MemberID
   public private(set) var creation: Creation
-  package var name: LWWRegister<String>
-  package var roleRegister: LWWRegister<MemberRole>
+  package var name = LWWRegister(unchosen: "")
+  package var roleRegister = LWWRegister(unchosen: MemberRole.member)
+  package var unknownFields = UnknownFields()
 
-  /// The record's keys in both codecs, in the order they are written.
-  enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-    case creation, id, name, roleRegister
+  package static func fields<Visitor: FieldVisitor>(
+    _ visitor: inout Visitor, _ record: inout Self, _ other: Self
+  ) throws(Visitor.Failure) {
+    try visitor.creation(&record.creation, other.creation)
+    try visitor.identity("id", &record.id, other.id)
+    try visitor.field(.bare("name"), &record.name, other.name)
+    try visitor.field(.bare("roleRegister"), &record.roleRegister, other.roleRegister)
   }
+
+  package static let blank = Member(id: .placeholder, creation: .placeholder)
 
   public var displayName: String { name.value }
   public var role: MemberRole { roleRegister.value }
   public var sharingScope: SharingScope { .household }
-
-  public mutating func merge(_ other: Member) {
-    creation.merge(other.creation)
-    name.merge(other.name)
-    roleRegister.merge(other.roleRegister)
-  }
-
-  public var greatestTimestamp: HybridTimestamp? { max(name.timestamp, roleRegister.timestamp) }
 }
 
-// MARK: - Field-by-field initializers, for decoding
+// MARK: - New records
 
 extension GroceryCategory {
   /// A new category whose name and position were chosen at `chosenAt`: its creation's stamp,
@@ -278,11 +264,9 @@ extension GroceryCategory {
     key: CategoryKey, displayName: String, sortOrder: Int64, creation: Creation,
     chosenAt: HybridTimestamp? = nil
   ) {
-    self.key = key
-    self.creation = creation
+    self.init(key: key, creation: creation)
     name = LWWRegister(displayName, at: chosenAt ?? creation.timestamp)
     order = LWWRegister(sortOrder, at: chosenAt ?? creation.timestamp)
-    scope = LWWRegister(unchosen: .household)
   }
 }
 
@@ -290,33 +274,24 @@ extension IngredientTemplate {
   /// A new template shows its key until someone respells it; that name is no one's choice, so
   /// a device's first use of the ingredient does not undo a respelling made elsewhere.
   init(key: IngredientKey, category: CategoryKey?, creation: Creation) {
-    self.key = key
-    self.creation = creation
+    self.init(key: key, creation: creation)
     name = LWWRegister(unchosen: key.rawValue)
-    staple = LWWRegister(unchosen: false)
     self.category = LWWRegister(category, chosenAt: creation.timestamp)
-    uses = GCounter()
-    scope = LWWRegister(unchosen: .household)
   }
 }
 
 extension Recipe {
   init(id: RecipeID, title: String, ingredientLines: [String], creation: Creation) {
-    self.id = id
-    self.creation = creation
+    self.init(id: id, creation: creation)
     self.title = LWWRegister(title, at: creation.timestamp)
     lines = LWWRegister(ingredientLines, at: creation.timestamp)
-    uses = GCounter()
-    scope = LWWRegister(unchosen: .household)
   }
 }
 
 extension NamedContainer {
   init(id: ID, name: String, creation: Creation) {
-    self.id = id
-    self.creation = creation
+    self.init(id: id, creation: creation)
     self.name = LWWRegister(name, at: creation.timestamp)
-    scope = LWWRegister(unchosen: .household)
   }
 }
 
@@ -325,32 +300,23 @@ extension GroceryListItem {
     id: GroceryItemID, listID: WeeklyListID, source: ItemSource, text: String,
     template: IngredientKey, category: CategoryKey?, creation: Creation
   ) {
-    self.id = id
-    self.listID = listID
-    self.source = source
-    self.creation = creation
+    self.init(id: id, listID: listID, source: source, creation: creation)
     self.template = LWWRegister(template, at: creation.timestamp)
     self.category = LWWRegister(category, chosenAt: creation.timestamp)
     self.text = LWWRegister(text, at: creation.timestamp)
-    checked = LWWRegister(unchosen: false)
-    scope = LWWRegister(unchosen: .household)
   }
 }
 
 extension PlannedMeal {
   init(slot: SlotKey, plan: MealPlanID?, creation: Creation) {
-    self.slot = slot
-    self.creation = creation
-    assignment = MVRegister()
+    self.init(slot: slot, creation: creation)
     self.plan = LWWRegister(plan, chosenAt: creation.timestamp)
-    scope = LWWRegister(unchosen: .household)
   }
 }
 
 extension Member {
   init(id: MemberID, name: String, role: MemberRole, creation: Creation) {
-    self.id = id
-    self.creation = creation
+    self.init(id: id, creation: creation)
     self.name = LWWRegister(name, at: creation.timestamp)
     roleRegister = LWWRegister(role, at: creation.timestamp)
   }

@@ -52,8 +52,12 @@ public struct SyncMessage: Equatable, Sendable {
 // MARK: - Bytes
 
 extension SyncMessage {
-  /// The format this build writes, the first member of every message.
-  public static let currentFormat: Int64 = 2
+  /// The format this build writes, the first member of every message: 3, whose states leave
+  /// out a field at its default and name the kind of a field added since format 2 (ADR 0036).
+  public static let currentFormat: Int64 = 3
+
+  /// The oldest format this build reads: 2, whose states are format 3's without those fields.
+  public static let oldestFormat: Int64 = 2
 
   /// The largest message ``init(decoding:maximumSize:)`` reads by default: 64 MiB, a full
   /// state of about 150,000 records.
@@ -78,7 +82,7 @@ extension SyncMessage {
   }
 
   /// The message as JSON, members in name order and those that are `nil` left out:
-  /// `{"acknowledged":4,"format":2,"household":…,"recipient":1,"replicas":["phone","tablet",…],
+  /// `{"acknowledged":4,"format":3,"household":…,"recipient":1,"replicas":["phone","tablet",…],
   /// "sender":0,"since":7,"state":…,"through":9}`. Each replica is named once, in `replicas`;
   /// the sender, the recipient and every replica in the state are numbers, indexes into it.
   ///
@@ -172,7 +176,7 @@ extension SyncMessage {
       case .format:
         // First, so that a newer format is named as such rather than as damage.
         let found = try reader.read(Int64.self)
-        guard found == currentFormat else {
+        guard (oldestFormat...currentFormat).contains(found) else {
           refusedFormat = found
           throw reader.error(.invalidValue("format \(found)"))
         }
