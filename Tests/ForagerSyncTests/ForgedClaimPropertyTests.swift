@@ -10,8 +10,10 @@ import Testing
 /// 2⁴⁰, about honest devices' current incarnations, their earlier ones and replicas that do not
 /// exist; or a little past what a device wrote, sent to that device) reach random honest
 /// devices among their syncs, edits and restarts. After the honest devices
-/// keep syncing, every category any of them created is on every one, and they are equal: no
-/// claim hid a write for good, and no device lost its own records to one (ADR 0029).
+/// keep syncing, every category any of them created is on every one, every slot any of them
+/// filled still shows a meal (an assignment is a write nested in the meal, which another device
+/// may have written last), and they are equal: no claim hid a write for good, and no device
+/// lost its own records to one (ADR 0029).
 ///
 /// `FORAGER_PROPERTY_ITERATIONS` scales the number of runs (150 by default); `FORAGER_SEED`
 /// replays one.
@@ -33,9 +35,27 @@ import Testing
     ) { $0 == 0 ? "h0" : ReplicaID("h\($0)") }
     var created: [String] = []
     var trace: [String] = []
+    // A recipe every device knows, for meals: a meal's assignment is a write nested in the
+    // record, whose dot a forged claim can cover when another device wrote the record last.
+    let recipe = try devices[0].addRecipe(title: "Soup").recipe.id
+    for index in devices.indices.dropFirst() { try devices[index].merge(devices[0].state) }
+    let slots = ["2024-12-10-dinner", "2024-12-11-lunch"].map { SlotKey(rawValue: $0)! }
+    var assigned: Set<SlotKey> = []
     for step in 0..<50 {
       let index = random.int(in: 0..<devices.count)
-      switch random.int(in: 0..<10) {
+      switch random.int(in: 0..<12) {
+      case 10:
+        let slot = random.pick(slots)
+        _ = try devices[index].assignRecipe(recipe, to: slot, replacing: true)
+        assigned.insert(slot)
+        trace.append("h\(index) assigns \(slot)")
+      case 11:
+        // Another device's write of the meal, which carries the assignment as it was.
+        if let meal = random.element(of: devices[index].plannedMeals()) {
+          try devices[index].setSharingScope(
+            meal.sharingScope == .household ? .ownerOnly : .household, of: .meal(meal.slot))
+          trace.append("h\(index) rescopes \(meal.slot)")
+        }
       case 0..<4:
         let name = "c\(step)"
         _ = try devices[index].getOrCreateCategory(displayName: name)
@@ -90,6 +110,11 @@ import Testing
             kernel: DotKernel(
               entries: [:],
               context: CausalContext(replicas: [target: CounterSet([1...claimed])]))))
+        forged.meals.merge(
+          ORMap(
+            kernel: DotKernel(
+              entries: [:],
+              context: CausalContext(replicas: [target: CounterSet([1...claimed])]))))
         _ = try? devices[index].merge(forged, policy: .allowingAnyRemoval)
         trace.append("h\(index) merges a state forged to claim \(target) to \(claimed)")
       }
@@ -109,6 +134,8 @@ import Testing
     for (index, device) in devices.enumerated() {
       let missing = created.filter { device.category(named: $0) == nil }
       if !missing.isEmpty { return "h\(index) lacks \(missing); \(trace.suffix(10))" }
+      let empty = assigned.filter { device.plannedMeal($0)?.recipe == nil }
+      if !empty.isEmpty { return "h\(index) lost the meal of \(empty); \(trace.suffix(10))" }
     }
     if devices.contains(where: { $0.state != devices[0].state }) {
       return "the honest devices differ after syncing; \(trace.suffix(10))"
