@@ -37,6 +37,7 @@ struct ErrorMessageTests {
     .massRemoval(removed: 30, live: 40), .removesOwnerOrEveryMember,
     .tooManyReplicas(100_001, maximum: 100_000), .unknownRemoval(7),
     .unsoundRestore(["item names template salt"]),
+    .invalidValue(field: "number of servings", value: "0", allowed: "a number from 1 to 1,000"),
   ]
 
   @Test(arguments: errors)

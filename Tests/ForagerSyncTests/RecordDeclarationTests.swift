@@ -1,4 +1,5 @@
 import ForagerTestSupport
+import Foundation
 import SemanticCRDT
 import Testing
 
@@ -152,5 +153,21 @@ import Testing
     }
     Self.forEachKind(
       Check(), states: (1...40).map { RandomHousehold.state(seed: $0, operations: 300) })
+  }
+}
+
+/// The guide to evolving the model is in docs/ and in the DocC catalog: the same text.
+@Suite struct EvolvingTheModelGuideTests {
+  @Test func theGuideSaysTheSameInBothPlaces() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    func body(_ path: String) throws -> [Substring] {
+      let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+      return text.split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !$0.hasPrefix("<!--") && !$0.hasPrefix("     ") }
+    }
+    let docs = try body("docs/evolving-the-model.md")
+    let catalog = try body("Sources/ForagerSync/ForagerSync.docc/EvolvingTheModel.md")
+    #expect(docs == catalog)
   }
 }

@@ -78,6 +78,10 @@ struct MergeLawTests {
     expectHolds(checkScenarios(GCounterModel.self, iterations: Self.iterations))
   }
 
+  @Test func maxRegister() {
+    expectHolds(checkScenarios(MaxRegisterModel.self, iterations: Self.iterations))
+  }
+
   @Test func pnCounter() {
     expectHolds(checkScenarios(PNCounterModel.self, iterations: Self.iterations))
   }

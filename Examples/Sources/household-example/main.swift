@@ -52,6 +52,12 @@ let (pizza, carbonara, list, plan) = try await phone!.edit { household in
   ).recipe.id
   let list = try household.createWeeklyList(name: "This week").id
   let plan = try household.createMealPlan(name: "November").id
+  // The details the app keeps: each its own register, so edits of different details on
+  // different devices all survive.
+  try household.setInstructions("Stretch the dough; bake 8 minutes at 250 °C.", ofRecipe: pizza)
+  try household.setTimes(prepMinutes: 20, cookMinutes: 8, ofRecipe: pizza)
+  try household.setDays(
+    startingOn: CalendarDay(year: 2026, month: 11, day: 23), count: 7, ofPlan: plan)
   return (pizza, carbonara, list, plan)
 }
 
@@ -174,6 +180,11 @@ for meal in phoneView.plannedMeals() {
       + (others.isEmpty ? "" : " (in conflict with \(others.map(title).joined(separator: ", ")))"))
 }
 check(phoneView.conflictedSlots() == [tonight], "tonight's dinner shows no conflict")
+let pizzaRecipe = phoneView.recipe(pizza)
+print("\n\(pizzaRecipe?.displayName ?? "?"): \(pizzaRecipe?.instructions ?? "")")
+check(
+  pizzaRecipe?.prepTimeMinutes == 20 && pizzaRecipe?.cookTimeMinutes == 8,
+  "the pizza's times did not reach the tablet")
 let dinner = phoneView.plannedMeal(tonight)
 check(
   Set([dinner?.recipe].compactMap { $0 } + (dinner?.conflictingRecipes ?? [])) == [pizza, soup],

@@ -97,3 +97,44 @@ extension ItemSource: JSONCodable {
 }
 
 extension Creation { static let fields = JSONFields<CodingKeys>() }
+
+/// The keys of a ``CalendarDay``, as its `Codable` conformance names them.
+private enum CalendarDayField: String, CaseIterable, Sendable {
+  case day, month, year
+}
+
+private let calendarDayFields = JSONFields<CalendarDayField>()
+
+extension CalendarDay: JSONCodable {
+  /// `{"day":10,"month":12,"year":2024}`: the synthesized shape, keys in ascending order.
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("day", Int64(day))
+    writer.field("month", Int64(month))
+    writer.field("year", Int64(year))
+    writer.endObject()
+  }
+
+  /// Reads a day, refusing one no calendar has (the 31st of April, year 0).
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    let start = reader.offset
+    var day: Int64?
+    var month: Int64?
+    var year: Int64?
+    try reader.readObject(calendarDayFields) { reader, field throws(JSONError) in
+      switch field {
+      case .day: try reader.read(into: &day)
+      case .month: try reader.read(into: &month)
+      case .year: try reader.read(into: &year)
+      }
+    }
+    guard let year, let month, let day, (1...9999).contains(year), (1...12).contains(month),
+      (1...31).contains(day),
+      let valid = CalendarDay(year: Int(year), month: Int(month), day: Int(day))
+    else {
+      throw JSONError(
+        .invalidValue("\(year ?? 0)-\(month ?? 0)-\(day ?? 0) is not a day"), at: start)
+    }
+    self = valid
+  }
+}

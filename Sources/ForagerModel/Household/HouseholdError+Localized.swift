@@ -42,6 +42,7 @@ extension HouseholdError: LocalizedError {
       "Changes from another device arrived out of order; they will be sent again."
     case .unknownRemoval: "Those deleted records can no longer be restored."
     case .unsoundRestore: "Those records cannot be restored alone."
+    case .invalidValue(let field, let value, _): "“\(value)” is not a possible \(field)."
     }
   }
 
@@ -70,6 +71,7 @@ extension HouseholdError: LocalizedError {
     case .deltaSkipsChanges: "Nothing was changed. Sync again: the other device sends them again."
     case .unknownRemoval: "It may have expired or been restored already."
     case .unsoundRestore: "Restore the records they refer to first."
+    case .invalidValue(_, _, let allowed): "Use \(allowed)."
     }
   }
 }

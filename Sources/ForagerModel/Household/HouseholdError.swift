@@ -85,6 +85,9 @@ public enum HouseholdError: Error, Hashable, Sendable {
   /// Restoring would leave the household unsound (a restored record refers to one that is
   /// gone); the problems found, the first few.
   case unsoundRestore([String])
+  /// A value an edit does not take: `field`'s `value` is outside what it allows (servings of 0,
+  /// a scale of a million).
+  case invalidValue(field: String, value: String, allowed: String)
 }
 
 extension HouseholdError: CustomStringConvertible {
@@ -133,6 +136,8 @@ extension HouseholdError: CustomStringConvertible {
     case .tooManyIntervals(let replica, let count, let maximum):
       "Refused a state that would leave \(count) intervals of the writes of replica \(quotedForMessage(replica.rawValue)), more than the \(maximum) allowed"
     case .unknownRemoval(let id): "No kept removal \(id)"
+    case .invalidValue(let field, let value, let allowed):
+      "\(field) \(value) is not \(allowed)"
     case .unsoundRestore(let problems):
       "Cannot restore these records alone: \(problems.joined(separator: "; "))"
     case .removesOwnerOrEveryMember:

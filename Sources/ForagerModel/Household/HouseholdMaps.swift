@@ -171,8 +171,12 @@ extension Recipe: MappedRecord {
   package typealias Key = RecipeID
 }
 
-extension NamedContainer: MappedRecord where ID: RecordKeyed {
-  package typealias Key = ID
+extension WeeklyList: MappedRecord {
+  package typealias Key = WeeklyListID
+}
+
+extension MealPlan: MappedRecord {
+  package typealias Key = MealPlanID
 }
 
 extension GroceryListItem: MappedRecord {

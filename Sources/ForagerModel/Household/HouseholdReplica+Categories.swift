@@ -53,12 +53,15 @@ extension HouseholdReplica {
     try requireVisible(displayName)
     let key = CategoryKey(normalizing: displayName, version: state.normalizerVersion)
     if let existing = state.resolvedCategory(key).flatMap({ state.categories[$0] }) {
+      // Left as it is, default or not: a write here would bring back a category a person
+      // renamed away on a device this one has not heard from yet (ADR 0013).
       return (existing, false)
     }
     let creation = creation()
-    let category = GroceryCategory(
+    var category = GroceryCategory(
       key: key, displayName: displayName, sortOrder: sortOrder, creation: creation,
       chosenAt: chosen ? creation.timestamp : HouseholdState.genesis)
+    if !chosen { category.seeded.raise(to: 1) }
     write(\.categories, key, category)
     return (category, true)
   }

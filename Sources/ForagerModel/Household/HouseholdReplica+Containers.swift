@@ -1,23 +1,33 @@
 import SemanticCRDT
 
-// Weekly lists and meal plans are one kind of record, a named container: created, renamed and
-// deleted the same way, each deletion taking its children with it.
+// Weekly lists and meal plans are named containers: created, renamed and deleted the same way,
+// each deletion taking its children with it.
+
+/// A record that holds others, a weekly list its items and a meal plan its meals.
+protocol ContainerRecord: ScopedRecord where Key: UUIDIdentifier {
+  var name: LWWRegister<String> { get set }
+  init(id: Key, name: String, creation: Creation)
+}
+
+extension WeeklyList: ContainerRecord {}
+extension MealPlan: ContainerRecord {}
 
 extension HouseholdReplica {
   /// Creates a container under `id` in `map`.
-  mutating func createContainer<ID: RecordKeyed>(
-    _ map: WritableKeyPath<HouseholdState, ORMap<ID, NamedContainer<ID>>>, name: String, id: ID
-  ) throws(HouseholdError) -> NamedContainer<ID> {
+  mutating func createContainer<Container: ContainerRecord>(
+    _ map: WritableKeyPath<HouseholdState, ORMap<Container.Key, Container>>, name: String,
+    id: Container.Key
+  ) throws(HouseholdError) -> Container {
     try requireOpen()
     try requireVisible(name)
-    let container = NamedContainer(id: id, name: name, creation: creation())
+    let container = Container(id: id, name: name, creation: creation())
     write(map, id, container)
     return container
   }
 
   /// Renames the container `id` of `map`, or throws `unknown` when it has none.
-  mutating func renameContainer<ID: RecordKeyed>(
-    _ map: WritableKeyPath<HouseholdState, ORMap<ID, NamedContainer<ID>>>, _ id: ID,
+  mutating func renameContainer<Container: ContainerRecord>(
+    _ map: WritableKeyPath<HouseholdState, ORMap<Container.Key, Container>>, _ id: Container.Key,
     to name: String, unknown: HouseholdError
   ) throws(HouseholdError) {
     try requireContainer(map, id, unknown: unknown)
@@ -30,11 +40,11 @@ extension HouseholdReplica {
   /// `parent` tells), or throws `unknown` when it has none.
   ///
   /// - Complexity: O(*c*) over all records of `children`.
-  mutating func deleteContainer<ID: RecordKeyed, Child: MappedRecord>(
-    _ map: WritableKeyPath<HouseholdState, ORMap<ID, NamedContainer<ID>>>, _ id: ID,
+  mutating func deleteContainer<Container: ContainerRecord, Child: MappedRecord>(
+    _ map: WritableKeyPath<HouseholdState, ORMap<Container.Key, Container>>, _ id: Container.Key,
     unknown: HouseholdError,
     children: WritableKeyPath<HouseholdState, ORMap<Child.Key, Child>>,
-    parent: (Child) -> ID?
+    parent: (Child) -> Container.Key?
   ) throws(HouseholdError) {
     try requireContainer(map, id, unknown: unknown)
     remove(map, id)
@@ -45,8 +55,8 @@ extension HouseholdReplica {
   }
 
   /// Refuses an edit of a container `map` does not hold, with `unknown`.
-  func requireContainer<ID>(
-    _ map: WritableKeyPath<HouseholdState, ORMap<ID, NamedContainer<ID>>>, _ id: ID,
+  func requireContainer<Container: ContainerRecord>(
+    _ map: WritableKeyPath<HouseholdState, ORMap<Container.Key, Container>>, _ id: Container.Key,
     unknown: HouseholdError
   ) throws(HouseholdError) {
     try requireOpen()

@@ -34,13 +34,18 @@ extension HouseholdReplica {
     state.recipes.values.sorted(by: Recipe.isMoreUsedOrNewer)
   }
 
-  /// Counts one use of a recipe; uses on every device add up.
+  /// Counts one use of a recipe, now: uses on every device add up, and its last use
+  /// (``Recipe/lastUsed``) moves forward to now, never back.
   ///
   /// - Throws: ``HouseholdError/unknownRecipe(_:)`` when no recipe has `id`.
   public mutating func recordUse(ofRecipe id: RecipeID) throws(HouseholdError) {
     try requireRecipe(id)
     let replica = replicaID
-    edit(\.recipes, id) { $0.uses.increment(replica: replica) }
+    let now = Int64(clock.tick().wallMilliseconds)
+    edit(\.recipes, id) {
+      $0.uses.increment(replica: replica)
+      $0.lastUse.raise(to: now)
+    }
   }
 
   /// Renames a recipe; the last write wins, and ``Recipe/titleKey`` follows the title, so

@@ -8,7 +8,8 @@ protocol ScopedRecord: MappedRecord {
 extension GroceryCategory: ScopedRecord {}
 extension IngredientTemplate: ScopedRecord {}
 extension Recipe: ScopedRecord {}
-extension NamedContainer: ScopedRecord where ID: RecordKeyed {}
+extension WeeklyList: ScopedRecord {}
+extension MealPlan: ScopedRecord {}
 extension GroceryListItem: ScopedRecord {}
 extension PlannedMeal: ScopedRecord {}
 

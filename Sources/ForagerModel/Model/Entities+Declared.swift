@@ -17,13 +17,13 @@ extension Recipe: DeclaredRecord {
   package static let fieldKeys = declaredKeys()
 }
 
-extension NamedContainer: DeclaredRecord {
-  /// One table for every kind of container: a generic type has no stored statics, and their
-  /// keys are the same.
-  package static var fieldKeys: JSONKeys { containerKeys }
+extension WeeklyList: DeclaredRecord {
+  package static let fieldKeys = declaredKeys()
 }
 
-private let containerKeys = WeeklyList.declaredKeys()
+extension MealPlan: DeclaredRecord {
+  package static let fieldKeys = declaredKeys()
+}
 
 extension GroceryListItem: DeclaredRecord {
   package static let fieldKeys = declaredKeys()
@@ -91,7 +91,23 @@ extension Recipe {
   public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
 }
 
-extension NamedContainer {
+extension WeeklyList {
+  public mutating func merge(_ other: Self) { mergeFields(other) }
+  public var greatestTimestamp: HybridTimestamp? { fieldsGreatestTimestamp }
+  public func committed(
+    over previous: @autoclosure () -> Self?, in scope: inout NestingScope
+  ) -> Self {
+    committedFields(over: previous, in: &scope)
+  }
+  public func write(to writer: inout JSONWriter) { writeFields(to: &writer) }
+  public init(from reader: inout JSONReader) throws(JSONError) {
+    self = try Self.readFields(from: &reader)
+  }
+  public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
+  public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+}
+
+extension MealPlan {
   public mutating func merge(_ other: Self) { mergeFields(other) }
   public var greatestTimestamp: HybridTimestamp? { fieldsGreatestTimestamp }
   public func committed(

@@ -14,6 +14,7 @@ extension PlannedMeal: Identifiable {
 }
 
 extension Recipe: Identifiable {}
-extension NamedContainer: Identifiable {}
+extension WeeklyList: Identifiable {}
+extension MealPlan: Identifiable {}
 extension GroceryListItem: Identifiable {}
 extension Member: Identifiable {}

@@ -1,3 +1,4 @@
+import Foundation
 import SemanticCRDT
 
 /// Fields every household record has: creation, sharing scope, and `updatedAt` derived from
@@ -26,19 +27,23 @@ public struct GroceryCategory: HouseholdRecord {
   /// The semantic key, from the display name.
   public internal(set) var key: CategoryKey
   public private(set) var creation: Creation
+  package var color = LWWRegister<String?>(unchosen: nil)
   package var name = LWWRegister(unchosen: "")
   package var order = LWWRegister<Int64>(unchosen: 0)
   package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var seeded = MaxRegister<Int64>(0)
   package var unknownFields = UnknownFields()
 
   package static func fields<Visitor: FieldVisitor>(
     _ visitor: inout Visitor, _ record: inout Self, _ other: Self
   ) throws(Visitor.Failure) {
+    try visitor.field("color", &record.color, other.color)
     try visitor.creation(&record.creation, other.creation)
     try visitor.identity("key", &record.key, other.key)
     try visitor.field(.bare("name"), &record.name, other.name)
     try visitor.field(.bare("order"), &record.order, other.order)
     try visitor.field(.bare("scope"), &record.scope, other.scope)
+    try visitor.field("seeded", &record.seeded, other.seeded)
   }
 
   package static let blank = GroceryCategory(key: CategoryKey(rawValue: ""), creation: .placeholder)
@@ -50,6 +55,14 @@ public struct GroceryCategory: HouseholdRecord {
   /// Position in lists; categories sort by this, then display name.
   public var sortOrder: Int64 { order.value }
   public var sharingScope: SharingScope { scope.value }
+  /// The color the app shows the category in, as the app wrote it (a name or a hex string, say);
+  /// `nil` for none. A last-writer-wins register.
+  public var displayColor: String? { color.value }
+  /// Whether seeding the household's defaults (``HouseholdReplica/seedDefaultCategories()``)
+  /// created the category, on any device. A max register: a default created on one device and
+  /// the same category made by a person on another, concurrently, merge to a default; a
+  /// category a person made before a device seeded stays a person's.
+  public var isDefault: Bool { seeded.value > 0 }
 }
 
 /// An ingredient template, unique by ``IngredientKey``; grocery items and recipes refer to it
@@ -100,15 +113,29 @@ public struct Recipe: HouseholdRecord {
   package var lines = LWWRegister<[String]>(unchosen: [])
   package var uses = GCounter()
   package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var directions = LWWRegister(unchosen: "")
+  package var prepMinutes = LWWRegister<Int64?>(unchosen: nil)
+  package var cookMinutes = LWWRegister<Int64?>(unchosen: nil)
+  package var serves = LWWRegister<Int64?>(unchosen: nil)
+  package var source = LWWRegister<String?>(unchosen: nil)
+  package var favorite = LWWRegister(unchosen: false)
+  package var lastUse = MaxRegister<Int64>(0)
   package var unknownFields = UnknownFields()
 
   package static func fields<Visitor: FieldVisitor>(
     _ visitor: inout Visitor, _ record: inout Self, _ other: Self
   ) throws(Visitor.Failure) {
+    try visitor.field("cookMinutes", &record.cookMinutes, other.cookMinutes)
     try visitor.creation(&record.creation, other.creation)
+    try visitor.field("directions", &record.directions, other.directions)
+    try visitor.field("favorite", &record.favorite, other.favorite)
     try visitor.identity("id", &record.id, other.id)
+    try visitor.field("lastUse", &record.lastUse, other.lastUse)
     try visitor.field(.bare("lines"), &record.lines, other.lines)
+    try visitor.field("prepMinutes", &record.prepMinutes, other.prepMinutes)
     try visitor.field(.bare("scope"), &record.scope, other.scope)
+    try visitor.field("serves", &record.serves, other.serves)
+    try visitor.field("source", &record.source, other.source)
     try visitor.field(.bare("title"), &record.title, other.title)
     try visitor.field(.bare("uses"), &record.uses, other.uses)
   }
@@ -122,37 +149,105 @@ public struct Recipe: HouseholdRecord {
   public var ingredientLines: [String] { lines.value }
   public var usageCount: UInt64 { uses.value }
   public var sharingScope: SharingScope { scope.value }
+  /// How to make it, as written; empty when no one has written any. A last-writer-wins
+  /// register, like each detail below: the latest edit of it wins, whichever device made it.
+  public var instructions: String { directions.value }
+  /// Minutes of preparation; `nil` when not given.
+  public var prepTimeMinutes: Int64? { prepMinutes.value }
+  /// Minutes of cooking; `nil` when not given.
+  public var cookTimeMinutes: Int64? { cookMinutes.value }
+  /// How many it serves; `nil` when not given.
+  public var servings: Int64? { serves.value }
+  /// Where the recipe came from; `nil` when not given.
+  public var sourceURL: URL? { source.value.flatMap { URL(string: $0) } }
+  /// Whether it is a favorite.
+  public var isFavorite: Bool { favorite.value }
+  /// When it was last used (``HouseholdReplica/recordUse(ofRecipe:)``); `nil` before the first
+  /// use. A max register: it only moves forward, so a device whose use comes in late never
+  /// moves it back.
+  public var lastUsed: Date? {
+    lastUse.value > 0 ? Date(millisecondsSince1970: lastUse.value) : nil
+  }
 }
 
-/// A named container of other records, with no uniqueness: a weekly list holds
-/// grocery items, a meal plan holds planned meals. Deleting it hides its children.
-public struct NamedContainer<ID: UUIDIdentifier>: HouseholdRecord {
-  public private(set) var id: ID
+/// A weekly grocery list: a container of items, with no uniqueness; a household may keep
+/// several for one week. Deleting it deletes its items.
+public struct WeeklyList: HouseholdRecord {
+  public private(set) var id: WeeklyListID
   public private(set) var creation: Creation
   package var name = LWWRegister(unchosen: "")
   package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var note = LWWRegister(unchosen: "")
+  package var completion = LWWRegister<Int64?>(unchosen: nil)
   package var unknownFields = UnknownFields()
 
   package static func fields<Visitor: FieldVisitor>(
     _ visitor: inout Visitor, _ record: inout Self, _ other: Self
   ) throws(Visitor.Failure) {
+    try visitor.field("completion", &record.completion, other.completion)
     try visitor.creation(&record.creation, other.creation)
     try visitor.identity("id", &record.id, other.id)
     try visitor.field(.bare("name"), &record.name, other.name)
+    try visitor.field("note", &record.note, other.note)
     try visitor.field(.bare("scope"), &record.scope, other.scope)
   }
 
-  package static var blank: Self { Self(id: .placeholder, creation: .placeholder) }
+  package static let blank = WeeklyList(id: .placeholder, creation: .placeholder)
 
   public var displayName: String { name.value }
   public var sharingScope: SharingScope { scope.value }
+  /// Notes on the list, as written; empty when none. A last-writer-wins register.
+  public var notes: String { note.value }
+  /// Whether the list is done. One last-writer-wins register holds it with ``completedAt``, so
+  /// the two always change together.
+  public var isCompleted: Bool { completion.value != nil }
+  /// When the list was marked done; `nil` while it is not.
+  public var completedAt: Date? { completion.value.map(Date.init(millisecondsSince1970:)) }
 }
 
-/// A weekly grocery list: a container of items; a household may keep several for one week.
-public typealias WeeklyList = NamedContainer<WeeklyListID>
+/// A meal plan ("This Week", "Meal Prep Ideas"): a container of planned meals, with no
+/// uniqueness. Deleting it deletes its meals.
+public struct MealPlan: HouseholdRecord {
+  public private(set) var id: MealPlanID
+  public private(set) var creation: Creation
+  package var name = LWWRegister(unchosen: "")
+  package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var start = LWWRegister<CalendarDay?>(unchosen: nil)
+  package var days = LWWRegister<Int64?>(unchosen: nil)
+  package var active = LWWRegister(unchosen: false)
+  package var completion = LWWRegister<Int64?>(unchosen: nil)
+  package var unknownFields = UnknownFields()
 
-/// A meal plan ("This Week", "Meal Prep Ideas"): a container of planned meals.
-public typealias MealPlan = NamedContainer<MealPlanID>
+  package static func fields<Visitor: FieldVisitor>(
+    _ visitor: inout Visitor, _ record: inout Self, _ other: Self
+  ) throws(Visitor.Failure) {
+    try visitor.field("active", &record.active, other.active)
+    try visitor.field("completion", &record.completion, other.completion)
+    try visitor.creation(&record.creation, other.creation)
+    try visitor.field("days", &record.days, other.days)
+    try visitor.identity("id", &record.id, other.id)
+    try visitor.field(.bare("name"), &record.name, other.name)
+    try visitor.field(.bare("scope"), &record.scope, other.scope)
+    try visitor.field("start", &record.start, other.start)
+  }
+
+  package static let blank = MealPlan(id: .placeholder, creation: .placeholder)
+
+  public var displayName: String { name.value }
+  public var sharingScope: SharingScope { scope.value }
+  /// The first day it plans; `nil` when not given. A last-writer-wins register, like the
+  /// duration and the active flag.
+  public var startDay: CalendarDay? { start.value }
+  /// How many days it plans; `nil` when not given.
+  public var durationDays: Int64? { days.value }
+  /// Whether it is the plan the household is following.
+  public var isActive: Bool { active.value }
+  /// Whether the plan is done. One last-writer-wins register holds it with ``completedAt``, so
+  /// the two always change together.
+  public var isCompleted: Bool { completion.value != nil }
+  /// When the plan was marked done; `nil` while it is not.
+  public var completedAt: Date? { completion.value.map(Date.init(millisecondsSince1970:)) }
+}
 
 /// One line of a grocery list; no uniqueness. It names its ingredient template and
 /// category by semantic key, so references survive two records becoming one.
@@ -204,15 +299,23 @@ public struct PlannedMeal: HouseholdRecord {
   package var assignment = MVRegister<RecipeID>()
   package var plan = LWWRegister<MealPlanID?>(unchosen: nil)
   package var scope = LWWRegister(unchosen: SharingScope.household)
+  package var note = LWWRegister(unchosen: "")
+  package var serves = LWWRegister<Int64?>(unchosen: nil)
+  package var scale = LWWRegister<Int64>(unchosen: 1_000)
+  package var completion = LWWRegister<Int64?>(unchosen: nil)
   package var unknownFields = UnknownFields()
 
   package static func fields<Visitor: FieldVisitor>(
     _ visitor: inout Visitor, _ record: inout Self, _ other: Self
   ) throws(Visitor.Failure) {
     try visitor.field(.bare("assignment"), &record.assignment, other.assignment)
+    try visitor.field("completion", &record.completion, other.completion)
     try visitor.creation(&record.creation, other.creation)
+    try visitor.field("note", &record.note, other.note)
     try visitor.field(.bare("plan"), &record.plan, other.plan)
+    try visitor.field("scale", &record.scale, other.scale)
     try visitor.field(.bare("scope"), &record.scope, other.scope)
+    try visitor.field("serves", &record.serves, other.serves)
     try visitor.identity("slot", &record.slot, other.slot)
   }
 
@@ -229,6 +332,19 @@ public struct PlannedMeal: HouseholdRecord {
   public var slotKey: SlotKey { slot }
   public var displayName: String { slot.rawValue }
   public var sharingScope: SharingScope { scope.value }
+  /// Notes on the meal, as written; empty when none. A last-writer-wins register, like the
+  /// servings and the scale.
+  public var notes: String { note.value }
+  /// How many it is for; `nil` when not given.
+  public var servings: Int64? { serves.value }
+  /// How much of the recipe to make: 1 for as written, 0.5 for half. Kept in thousandths, so
+  /// that it is the same number on every device (a binary fraction is not).
+  public var scaleFactor: Double { Double(scale.value) / 1_000 }
+  /// Whether the meal was made. One last-writer-wins register holds it with ``completedAt``,
+  /// so the two always change together.
+  public var isCompleted: Bool { completion.value != nil }
+  /// When the meal was marked made; `nil` while it is not.
+  public var completedAt: Date? { completion.value.map(Date.init(millisecondsSince1970:)) }
 }
 
 /// A member of the household.
@@ -288,8 +404,15 @@ extension Recipe {
   }
 }
 
-extension NamedContainer {
-  init(id: ID, name: String, creation: Creation) {
+extension WeeklyList {
+  init(id: WeeklyListID, name: String, creation: Creation) {
+    self.init(id: id, creation: creation)
+    self.name = LWWRegister(name, at: creation.timestamp)
+  }
+}
+
+extension MealPlan {
+  init(id: MealPlanID, name: String, creation: Creation) {
     self.init(id: id, creation: creation)
     self.name = LWWRegister(name, at: creation.timestamp)
   }

@@ -35,6 +35,21 @@ extension MaxRegister: Mergeable {
   }
 }
 
+extension MaxRegister: DeltaMergeable {
+  /// The register itself: a peer whose value is at least this one lacks nothing.
+  public var version: MaxRegister { self }
+
+  /// The register, when its value is greater than `version`'s; `nil` otherwise.
+  public func delta(since version: MaxRegister) -> MaxRegister? {
+    version.value < value ? self : nil
+  }
+}
+
+extension MaxRegister {
+  /// The lattice order: the value is at most `other`'s.
+  package func isLessThanOrEqual(to other: MaxRegister) -> Bool { value <= other.value }
+}
+
 extension MaxRegister: Nestable {
   /// The register itself: it holds no dots.
   public func committed(

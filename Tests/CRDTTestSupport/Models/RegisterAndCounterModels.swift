@@ -128,6 +128,38 @@ public enum GCounterModel: CRDTModel {
   }
 }
 
+/// `MaxRegister` against its specification: the greatest value any seen write raised it to.
+public enum MaxRegisterModel: CRDTModel {
+  public struct Operation: CustomStringConvertible, Sendable {
+    let value: Int64
+    public var description: String { "raise to \(value)" }
+  }
+
+  public static let name = "MaxRegister"
+  public static func makeInitial() -> MaxRegister<Int64> { MaxRegister(0) }
+
+  public static func randomOperation(using random: inout SplitMix64) -> Operation {
+    Operation(value: random.draw(in: 0...20))
+  }
+
+  public static func apply(
+    _ operation: Operation, to state: inout MaxRegister<Int64>, replica: ReplicaID,
+    timestamp: HybridTimestamp
+  ) -> MaxRegister<Int64>? {
+    state.raise(to: operation.value)
+  }
+
+  public static func observe(_ state: MaxRegister<Int64>) -> Int64 { state.value }
+
+  public static func specification(of events: [Event<Operation>]) -> Int64 {
+    events.map(\.operation.value).max() ?? 0
+  }
+
+  public static func isLessThanOrEqual(_ a: MaxRegister<Int64>, _ b: MaxRegister<Int64>) -> Bool {
+    a.isLessThanOrEqual(to: b)
+  }
+}
+
 /// `PNCounter` against its specification: increments seen minus decrements seen.
 public enum PNCounterModel: CRDTModel {
   public struct Operation: CustomStringConvertible, Sendable {
