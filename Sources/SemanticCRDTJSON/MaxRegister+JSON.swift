@@ -1,5 +1,8 @@
 import SemanticCRDT
 
+// Inlining: generic over the value, as the other registers' conformances are (see
+// LWWRegister+JSON.swift): the module that encodes a record specializes them.
+
 extension MaxRegister: JSONWritable where Value: JSONWritable {
   /// The value itself.
   @inlinable
