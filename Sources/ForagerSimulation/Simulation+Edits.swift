@@ -75,7 +75,7 @@ extension Simulation {
     commit(
       index, "changes \(RecordKey.item(id)) to \(text.debugDescription)",
       createdTemplates([IngredientKey(normalizing: text)], before: before)
-        + [.field(.itemText(id)), .field(.itemCategory(id))])
+        + [.field(.itemText(id)), .field(.itemTemplate(id)), .field(.itemCategory(id))])
   }
 
   mutating func recategorizeItem(on index: Int) {

@@ -1,66 +1,64 @@
 import ForagerSync
 import SemanticCRDT
 
-/// A last-writer-wins field that the workload writes. Every write of one is logged, a
+/// A last-writer-wins field that the workload writes, named by its record and its key in the
+/// record's declaration (ADR 0036), so that the simulator reads every field the way the codecs
+/// do and a field added to a record needs no case here. Every write of one is logged, a
 /// creation's included: a keyed record (a category, a template) and an imported one (under its
 /// legacy id) may be created on several devices at once, and an edit lost in a crash leaves
 /// the creation's value.
-enum FieldRef: Hashable, Sendable, CustomStringConvertible {
-  case categoryName(CategoryKey)
-  case categoryOrder(CategoryKey)
-  case templateName(IngredientKey)
-  case templateCategory(IngredientKey)
-  case staple(IngredientKey)
-  case recipeTitle(RecipeID)
-  case recipeLines(RecipeID)
-  case listName(WeeklyListID)
-  case planName(MealPlanID)
-  case itemText(GroceryItemID)
-  case itemCategory(GroceryItemID)
-  case checked(GroceryItemID)
-  case scope(RecordKey)
+struct FieldRef: Hashable, Sendable, CustomStringConvertible {
+  let record: RecordKey
+  /// The field's key in its record's declaration: `"name"`, or `"note:lww"` for a field
+  /// added since format 3.
+  let key: String
 
-  var record: RecordKey {
-    switch self {
-    case .categoryName(let key), .categoryOrder(let key): .category(key)
-    case .templateName(let key), .templateCategory(let key), .staple(let key): .ingredient(key)
-    case .recipeTitle(let id), .recipeLines(let id): .recipe(id)
-    case .listName(let id): .list(id)
-    case .planName(let id): .plan(id)
-    case .itemText(let id), .itemCategory(let id), .checked(let id): .item(id)
-    case .scope(let record): record
-    }
-  }
+  var description: String { "\(key) of \(record)" }
 
-  var description: String {
-    let field =
-      switch self {
-      case .categoryName, .templateName, .listName, .planName: "name"
-      case .categoryOrder: "sort order"
-      case .templateCategory, .itemCategory: "category"
-      case .staple: "staple flag"
-      case .recipeTitle: "title"
-      case .recipeLines: "ingredient lines"
-      case .itemText: "text"
-      case .checked: "checked flag"
-      case .scope: "sharing scope"
-      }
-    return "\(field) of \(record)"
+  static func categoryName(_ key: CategoryKey) -> FieldRef {
+    FieldRef(record: .category(key), key: "name")
   }
+  static func categoryOrder(_ key: CategoryKey) -> FieldRef {
+    FieldRef(record: .category(key), key: "order")
+  }
+  static func templateName(_ key: IngredientKey) -> FieldRef {
+    FieldRef(record: .ingredient(key), key: "name")
+  }
+  static func templateCategory(_ key: IngredientKey) -> FieldRef {
+    FieldRef(record: .ingredient(key), key: "category")
+  }
+  static func staple(_ key: IngredientKey) -> FieldRef {
+    FieldRef(record: .ingredient(key), key: "staple")
+  }
+  static func recipeTitle(_ id: RecipeID) -> FieldRef {
+    FieldRef(record: .recipe(id), key: "title")
+  }
+  static func recipeLines(_ id: RecipeID) -> FieldRef {
+    FieldRef(record: .recipe(id), key: "lines")
+  }
+  static func listName(_ id: WeeklyListID) -> FieldRef { FieldRef(record: .list(id), key: "name") }
+  static func planName(_ id: MealPlanID) -> FieldRef { FieldRef(record: .plan(id), key: "name") }
+  static func itemText(_ id: GroceryItemID) -> FieldRef { FieldRef(record: .item(id), key: "text") }
+  static func itemTemplate(_ id: GroceryItemID) -> FieldRef {
+    FieldRef(record: .item(id), key: "template")
+  }
+  static func itemCategory(_ id: GroceryItemID) -> FieldRef {
+    FieldRef(record: .item(id), key: "category")
+  }
+  static func checked(_ id: GroceryItemID) -> FieldRef {
+    FieldRef(record: .item(id), key: "checked")
+  }
+  static func scope(_ record: RecordKey) -> FieldRef { FieldRef(record: record, key: "scope") }
 }
 
 extension FieldRef {
-  /// The fields of `record` that the workload logs: what creating it writes.
+  /// The fields of `record` that the workload logs: what creating it writes, every
+  /// last-writer-wins field its kind declares. A planned meal's and a member's are not: a meal
+  /// is created by an assignment, logged as one, and members are not followed field by field.
   static func fields(of record: RecordKey) -> [FieldRef] {
     switch record {
     case .member, .meal: []
-    case .category(let key): [.categoryName(key), .categoryOrder(key), .scope(record)]
-    case .ingredient(let key):
-      [.templateName(key), .templateCategory(key), .staple(key), .scope(record)]
-    case .recipe(let id): [.recipeTitle(id), .recipeLines(id), .scope(record)]
-    case .list(let id): [.listName(id), .scope(record)]
-    case .plan(let id): [.planName(id), .scope(record)]
-    case .item(let id): [.itemText(id), .itemCategory(id), .checked(id), .scope(record)]
+    default: HouseholdState.registerKeys(of: record).map { FieldRef(record: record, key: $0) }
     }
   }
 }
@@ -168,23 +166,48 @@ extension HouseholdState {
 
   /// The field's current stamp and value, or `nil` when its record is absent.
   func field(_ field: FieldRef) -> (stamp: HybridTimestamp, value: String)? {
-    func read<Value>(_ register: LWWRegister<Value>?) -> (stamp: HybridTimestamp, value: String)? {
-      register.map { ($0.timestamp, String(describing: $0.value)) }
+    withRecord(field.record) { record in
+      func read<Record: DeclaredRecord>(_ record: Record) -> (HybridTimestamp, String)? {
+        var reading = RegisterReading(key: field.key)
+        var copy = record
+        Record.fields(&reading, &copy, Record.blank)
+        return reading.found
+      }
+      return read(record)
+    } ?? nil
+  }
+
+  /// The keys of the last-writer-wins fields `record`'s kind declares.
+  static func registerKeys(of record: RecordKey) -> [String] {
+    func keys<Record: DeclaredRecord>(_ kind: Record.Type) -> [String] {
+      var reading = RegisterReading(key: nil)
+      var blank = Record.blank
+      Record.fields(&reading, &blank, Record.blank)
+      return reading.keys
     }
-    return switch field {
-    case .categoryName(let key): read(categories[key]?.name)
-    case .categoryOrder(let key): read(categories[key]?.order)
-    case .templateName(let key): read(ingredients[key]?.name)
-    case .templateCategory(let key): read(ingredients[key]?.category)
-    case .staple(let key): read(ingredients[key]?.staple)
-    case .recipeTitle(let id): read(recipes[id]?.title)
-    case .recipeLines(let id): read(recipes[id]?.lines)
-    case .listName(let id): read(lists[id]?.name)
-    case .planName(let id): read(plans[id]?.name)
-    case .itemText(let id): read(items[id]?.text)
-    case .itemCategory(let id): read(items[id]?.category)
-    case .checked(let id): read(items[id]?.checked)
-    case .scope(let record): read(scope(of: record))
+    return switch record {
+    case .member: keys(Member.self)
+    case .category: keys(GroceryCategory.self)
+    case .ingredient: keys(IngredientTemplate.self)
+    case .recipe: keys(Recipe.self)
+    case .list: keys(WeeklyList.self)
+    case .item: keys(GroceryListItem.self)
+    case .plan: keys(MealPlan.self)
+    case .meal: keys(PlannedMeal.self)
+    }
+  }
+
+  /// Calls `body` with the record `key` names, as whichever kind it is; `nil` when absent.
+  func withRecord<Result>(_ key: RecordKey, _ body: (any DeclaredRecord) -> Result) -> Result? {
+    switch key {
+    case .member(let id): members[id].map(body)
+    case .category(let key): categories[key].map(body)
+    case .ingredient(let key): ingredients[key].map(body)
+    case .recipe(let id): recipes[id].map(body)
+    case .list(let id): lists[id].map(body)
+    case .item(let id): items[id].map(body)
+    case .plan(let id): plans[id].map(body)
+    case .meal(let slot): meals[slot].map(body)
     }
   }
 
@@ -209,5 +232,30 @@ extension HouseholdState {
     case .ingredientUses(let key): ingredients[key]?.uses.contributions
     case .recipeUses(let id): recipes[id]?.uses.contributions
     }
+  }
+}
+
+/// Reads one last-writer-wins field of a record by its key, or lists the keys of them all.
+private struct RegisterReading: FieldVisitor {
+  typealias Failure = Never
+  /// The key to read; `nil` to list the keys.
+  let key: String?
+  var found: (HybridTimestamp, String)?
+  var keys: [String] = []
+
+  mutating func identity<Value: IdentityValue>(
+    _ name: StaticString, _ value: inout Value, _ other: Value
+  ) {}
+
+  mutating func creation(_ value: inout Creation, _ other: Creation) {}
+
+  mutating func field<Field: RecordField>(_ name: FieldName, _ value: inout Field, _ other: Field) {
+    guard Field.kind == .lastWriterWins else { return }
+    let fieldKey = name.key(Field.kind)
+    keys.append(fieldKey)
+    guard fieldKey == key, let stamp = value.fieldTimestamp else { return }
+    // The register's value, as the reports show it.
+    let shown = Mirror(reflecting: value).descendant("value").map { String(describing: $0) }
+    found = (stamp, shown ?? String(describing: value))
   }
 }

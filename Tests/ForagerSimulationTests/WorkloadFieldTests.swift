@@ -1,0 +1,59 @@
+import ForagerSync
+import Testing
+
+@testable import ForagerSimulation
+
+/// The simulator names fields by their keys in the records' declarations (ADR 0036) and reads
+/// them through the declarations, so every field a record declares is checked wherever the
+/// workload writes it. Whether it writes each one is checked here: a field added to a record
+/// must be written by the workload or listed in ``notYetWritten``, which names what the workload
+/// does not reach yet.
+@Suite struct WorkloadFieldTests {
+  /// The last-writer-wins fields the workload does not write yet, by kind: the details the
+  /// app's design gives its records (ADR 0036) came after the workload; the workload changes
+  /// the sharing scope of categories, recipes and items only; a meal is never given a plan. Each is still checked where random households and the
+  /// reference model write it; this list only shrinks.
+  static let notYetWritten: [String: Set<String>] = [
+    "category": ["color:lww"],
+    "template": ["scope"],
+    "recipe": [
+      "cookMinutes:lww", "directions:lww", "favorite:lww", "prepMinutes:lww", "serves:lww",
+      "source:lww",
+    ],
+    "list": ["completion:lww", "note:lww", "scope"],
+    "plan": ["active:lww", "completion:lww", "days:lww", "scope", "start:lww"],
+    "slot": ["completion:lww", "note:lww", "plan", "scale:lww", "scope", "serves:lww"],
+  ]
+
+  @Test func theWorkloadWritesEveryDeclaredRegisterOrSaysWhyNot() {
+    var simulation = Simulation(SimulationTests.shortRun(seed: 3, steps: 3_000))
+    let report = simulation.run(progress: nil)
+    #expect(report.holds, "\(report.text)")
+    var written: [String: Set<String>] = [:]
+    for write in simulation.writes {
+      // A creation logs every field, its unchosen defaults at genesis: not writes of them.
+      guard case .field(let field, let stamp, _) = write.effect, stamp != HouseholdState.genesis
+      else { continue }
+      written[Self.kind(of: field.record), default: []].insert(field.key)
+    }
+    let followed: [RecordKey] = [
+      .category(CategoryKey(rawValue: "x")), .ingredient(IngredientKey(rawValue: "x")),
+      .recipe(RecipeID()), .list(WeeklyListID()), .item(GroceryItemID()), .plan(MealPlanID()),
+      .meal(SlotKey(rawValue: "2024-12-10-dinner")!),
+    ]
+    for record in followed {
+      let kind = Self.kind(of: record)
+      let declared = Set(HouseholdState.registerKeys(of: record))
+      let gap = Self.notYetWritten[kind] ?? []
+      #expect(gap.isSubset(of: declared), "\(kind): the list names fields it does not declare")
+      let missing = declared.subtracting(written[kind] ?? []).subtracting(gap)
+      #expect(missing.isEmpty, "the workload never writes \(missing.sorted()) of a \(kind)")
+      let reached = gap.intersection(written[kind] ?? [])
+      #expect(reached.isEmpty, "\(kind): \(reached.sorted()) are written now; take them off")
+    }
+  }
+
+  static func kind(of record: RecordKey) -> String {
+    String(describing: record).split(separator: " ").first.map(String.init) ?? ""
+  }
+}
