@@ -61,7 +61,7 @@ package typealias IdentityValue = Equatable & Sendable & JSONCodable & Codable
 /// A field's name in the declaration, and so on the wire.
 ///
 /// A string literal names a field added since format 3: its key adds its kind
-/// (`"notes"` is written `"notes:lww"`), so that a build that does not know it can merge it
+/// (`"note"` is written `"note:lww"`), so that a build that does not know it can merge it
 /// (``FieldKind``). ``bare(_:)`` names a field format 3 had, which every build knows: written as
 /// format 3 wrote it.
 package struct FieldName: ExpressibleByStringLiteral, Sendable {

@@ -3,7 +3,7 @@ import SemanticCRDTJSON
 
 /// The CRDTs a record's field can be. Every build knows every kind, so a build merges a field
 /// it does not know exactly as the build that declared it does, once it knows the kind: a
-/// field added since format 3 names its kind in its key (`"notes:lww"`), and its value stays
+/// field added since format 3 names its kind in its key (`"note:lww"`), and its value stays
 /// opaque JSON (``RawJSON``). A new kind needs a new major version of the format.
 package enum FieldKind: String, CaseIterable, Sendable {
   /// A last-writer-wins register (``LWWRegister``): the write with the greatest hybrid
@@ -24,7 +24,7 @@ package enum FieldKind: String, CaseIterable, Sendable {
   /// The separator between a field's name and its kind in a key.
   static let separator = UInt8(ascii: ":")
 
-  /// The kind a key such as `"notes:lww"` names, and the name before it; `nil` for a key that
+  /// The kind a key such as `"note:lww"` names, and the name before it; `nil` for a key that
   /// names no kind (a field format 3 had, written bare).
   static func parse(_ key: String) -> (name: Substring, kind: FieldKind?)? {
     guard let colon = key.utf8.lastIndex(of: separator) else { return nil }
