@@ -262,3 +262,43 @@ struct NewerCategory: DeclaredRecord, Equatable {
     #expect(reached.count == 4)
   }
 }
+
+/// A peer may send a record with any number of unknown fields, in any order. They are read
+/// into key order and written back in it; a key twice is refused; an older build's edit of
+/// the record commits each of them over the previous record's in one pass. (With 20,000
+/// multi-value fields in descending order, reading by insertion and committing by search took
+/// time quadratic in them.)
+@Suite struct ManyUnknownFieldsTests {
+  static func category(fields count: Int, duplicate: Bool = false) -> [UInt8] {
+    let stamp = #"[1733788800002,0,"phone"]"#
+    var members = (0..<count).reversed().map { index in
+      #""f\#(index):mv":{"context":{"phone":[[1,1]]},"writes":[[["phone",1],[\#(stamp),\#(index)]]]}"#
+    }
+    if duplicate { members.append(members[0]) }
+    members.append(
+      #""creation":{"member":"00000000-0000-0000-0000-0000000000A1","timestamp":\#(stamp)}"#)
+    members.append(#""key":"produce""#)
+    return Array(("{" + members.joined(separator: ",") + "}").utf8)
+  }
+
+  @Test func manyUnknownFieldsInAnyOrderAreKeptInKeyOrderAndCommitted() throws {
+    let read = try JSONReader.decode(GroceryCategory.self, from: Self.category(fields: 20_000))
+    let keys = read.unknownFields.keys
+    #expect(keys.count == 20_000)
+    #expect(keys == keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    var map = ORMap<CategoryKey, GroceryCategory>()
+    map.set(read.key, to: read, by: "phone")
+    map.update(read.key, by: "tablet", default: read) {
+      $0.order.assign(
+        3, at: HybridTimestamp(wallMilliseconds: 1_733_788_800_010, replica: "tablet"))
+    }
+    let edited = try #require(map[read.key])
+    #expect(edited.unknownFields.keys == keys)
+    let again = try JSONReader.decode(GroceryCategory.self, from: JSONWriter.encode(edited))
+    #expect(again == edited)
+    #expect(throws: JSONError.self) {
+      _ = try JSONReader.decode(
+        GroceryCategory.self, from: Self.category(fields: 3, duplicate: true))
+    }
+  }
+}

@@ -35,6 +35,13 @@ extension DeclaredRecord {
       var visitor = FieldDecoding(container: container, key: key, target: index)
       try Self.fields(&visitor, &record, Self.blank)
     }
+    do {
+      try record.unknownFields.finishReading(at: 0)
+    } catch {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: decoder.codingPath, debugDescription: error.problem.description))
+    }
     if let missing = Self.fieldKeys.requiredIndexes.first(where: { !seen.contains($0) }) {
       throw DecodingError.keyNotFound(
         FieldCodingKey(stringValue: Self.fieldKeys.names[missing]),

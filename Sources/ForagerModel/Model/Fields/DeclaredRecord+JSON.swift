@@ -32,6 +32,7 @@ extension DeclaredRecord {
   ///   knows, and whatever a part's own reader refuses.
   package static func readFields(from reader: inout JSONReader) throws(JSONError) -> Self {
     var record = blank
+    let start = reader.offset
     try reader.readObject(
       fieldKeys,
       { reader, index throws(JSONError) in
@@ -44,6 +45,7 @@ extension DeclaredRecord {
         let offset = reader.offset
         try record.unknownFields.read(key, from: &reader, at: offset)
       })
+    if !record.unknownFields.isEmpty { try record.unknownFields.finishReading(at: start) }
     return record
   }
 

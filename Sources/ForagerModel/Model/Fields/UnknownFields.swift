@@ -160,9 +160,14 @@ package struct UnknownFields: Equatable, Sendable {
   {
     guard !isEmpty else { return self }
     var result = self
+    // Both are in key order: one pass over each, however many fields a peer sent.
+    var earlier = (previous?.entries ?? [])[...]
     for index in result.entries.indices {
       let key = result.entries[index].key
-      let before = previous?.entries.first { $0.key == key }?.field
+      while let next = earlier.first, next.key.utf8.lexicographicallyPrecedes(key.utf8) {
+        earlier.removeFirst()
+      }
+      let before = earlier.first.flatMap { $0.key == key ? $0.field : nil }
       switch (result.entries[index].field, before) {
       case (.multiValue(let field), .multiValue(let previous)?):
         result.entries[index].field = .multiValue(field.committed(over: previous, in: &scope))
@@ -186,16 +191,17 @@ package struct UnknownFields: Equatable, Sendable {
 
   // MARK: Codecs
 
-  /// Reads the field under `key`, which names its kind.
+  /// Reads the field under `key`, which names its kind, to be put in order by
+  /// ``finishReading(at:)`` once the record's object is read.
   ///
   /// - Throws: `unknownKey` for a key that names no kind: only a field format 3 had is written
   ///   bare, and every build knows those. `invalidValue` for a kind this build does not know,
-  ///   which only a newer major version may add, and for a key read twice.
+  ///   which only a newer major version may add.
   package mutating func read(_ key: String, from reader: inout JSONReader, at offset: Int)
     throws(JSONError)
   {
     let kind = try Self.kind(of: key, at: offset)
-    try insert(Entry(key: key, field: try UnknownField(kind, from: &reader)), at: offset)
+    entries.append(Entry(key: key, field: try UnknownField(kind, from: &reader)))
   }
 
   /// Decodes the field under `key` from `container`, as ``read(_:from:at:)`` reads it.
@@ -209,12 +215,17 @@ package struct UnknownFields: Equatable, Sendable {
       throw DecodingError.dataCorruptedError(
         forKey: key, in: container, debugDescription: error.problem.description)
     }
-    let field = try UnknownField(kind, from: container, forKey: key)
-    do {
-      try insert(Entry(key: key.stringValue, field: field), at: 0)
-    } catch {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: container, debugDescription: error.problem.description)
+    entries.append(
+      Entry(key: key.stringValue, field: try UnknownField(kind, from: container, forKey: key)))
+  }
+
+  /// Puts the fields read in key order, in O(*n* log *n*) whatever order they came in, and
+  /// refuses a key read twice (the reader checks only the keys it knows), at `offset`.
+  package mutating func finishReading(at offset: Int) throws(JSONError) {
+    guard entries.count > 1 else { return }
+    entries.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    for index in entries.indices.dropFirst() where entries[index - 1].key == entries[index].key {
+      throw JSONError(.duplicateKey(entries[index].key), at: offset)
     }
   }
 
@@ -229,17 +240,6 @@ package struct UnknownFields: Equatable, Sendable {
         at: offset)
     }
     return kind
-  }
-
-  /// Inserts `entry` in key order; a key already present is refused.
-  private mutating func insert(_ entry: Entry, at offset: Int) throws(JSONError) {
-    let position =
-      entries.lastIndex { $0.key.utf8.lexicographicallyPrecedes(entry.key.utf8) }.map { $0 + 1 }
-      ?? 0
-    if position < entries.count, entries[position].key == entry.key {
-      throw JSONError(.duplicateKey(entry.key), at: offset)
-    }
-    entries.insert(entry, at: position)
   }
 
   /// Writes the fields whose keys precede `key` (all of them when `nil`) and drops them from
