@@ -339,7 +339,7 @@ extension Simulation {
           Violation(text: "household \(household + 1) holds the state of \(state.householdID)"))
       }
       var creators = Creators(state: state)
-      HouseholdState.forEachMap(&creators)
+      HouseholdState.forEachMap(&creators, carrying: state.carriedMapNames)
       for (creator, record) in creators.found.sorted(by: { $0.1 < $1.1 })
       where !members.contains(creator) {
         found.append(
@@ -413,14 +413,14 @@ extension HouseholdState {
       var parts: [String] = []
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
         if state[keyPath: map.records] != other[keyPath: map.records] {
-          parts.append(map.field.rawValue)
+          parts.append(map.field)
         }
       }
     }
     var differing = Differing(state: self, other: other)
     if owner != other.owner { differing.parts.append("owner") }
     if dissolved != other.dissolved { differing.parts.append("dissolved") }
-    Self.forEachMap(&differing)
+    Self.forEachMap(&differing, carrying: carriedMapNames(with: other))
     if moves != other.moves { differing.parts.append("categoryMoves") }
     return differing.parts.isEmpty ? ["its encoding"] : differing.parts
   }

@@ -18,7 +18,7 @@ struct Inspection {
       }
     }
     var counts = Counts(state: state)
-    HouseholdState.forEachMap(&counts)
+    HouseholdState.forEachMap(&counts, carrying: state.carriedMapNames)
     return counts.counts
   }
 
@@ -123,7 +123,7 @@ extension HouseholdState {
       }
     }
     var live = Live(state: self)
-    Self.forEachMap(&live)
+    Self.forEachMap(&live, carrying: carriedMapNames)
     return live.count
   }
 }

@@ -43,7 +43,7 @@ struct ReplicaDiff {
       }
     }
     var compare = Compare(a: a, b: b)
-    HouseholdState.forEachMap(&compare)
+    HouseholdState.forEachMap(&compare, carrying: a.carriedMapNames(with: b))
     parts = compare.parts
     deltaToSecond = a.delta(since: b.version).map { JSONWriter.encode($0).count } ?? 0
     deltaToFirst = b.delta(since: a.version).map { JSONWriter.encode($0).count } ?? 0

@@ -51,8 +51,13 @@ import Testing
   }
 
   @Test func noRecordFieldIsAPlatformWidthInteger() {
-    var fields = RecordFields(state: RandomHousehold.state(seed: 37, operations: 400))
-    HouseholdState.forEachMap(&fields)
+    // The first seed whose household holds records in every map.
+    var fields = RecordFields(state: HouseholdState(householdID: RandomHousehold.household))
+    for seed in UInt64(37)..<60 {
+      fields = RecordFields(state: RandomHousehold.state(seed: seed, operations: 400))
+      HouseholdState.forEachMap(&fields, carrying: [])
+      if fields.recordsSeen.values.allSatisfy({ $0 > 0 }) { break }
+    }
     // Not vacuous: every map of the model held records.
     #expect(fields.recordsSeen.count >= 7 && fields.recordsSeen.values.allSatisfy { $0 > 0 })
     #expect(Set(fields.offenders).sorted() == [])

@@ -56,7 +56,7 @@ struct HouseholdGreatestTimestampReadTests {
     }
     var expected: Set<String> = ["categoryMoves", "dissolved"]
     var names = FieldNames()
-    HouseholdState.forEachMap(&names)
+    HouseholdState.forEachMap(&names, carrying: [])
     expected.formUnion(names.names)
     #expect(holders == expected, "the late edits must put the greatest stamp everywhere")
   }
@@ -69,12 +69,12 @@ struct HouseholdGreatestTimestampReadTests {
       var names: Set<String> = []
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
         if state[keyPath: map.records].greatestTimestamp == stamp {
-          names.insert(map.field.rawValue)
+          names.insert(map.field)
         }
       }
     }
     var holders = Holders(state: state, stamp: stamp)
-    HouseholdState.forEachMap(&holders)
+    HouseholdState.forEachMap(&holders, carrying: state.carriedMapNames)
     if state.owner.timestamp == stamp { holders.names.insert("owner") }
     if state.dissolved.timestamp == stamp { holders.names.insert("dissolved") }
     if state.moves.greatestTimestamp == stamp { holders.names.insert("categoryMoves") }
@@ -83,6 +83,6 @@ struct HouseholdGreatestTimestampReadTests {
 
   struct FieldNames: HouseholdMapVisitor {
     var names: Set<String> = []
-    mutating func visit<Record>(_ map: HouseholdMap<Record>) { names.insert(map.field.rawValue) }
+    mutating func visit<Record>(_ map: HouseholdMap<Record>) { names.insert(map.field) }
   }
 }

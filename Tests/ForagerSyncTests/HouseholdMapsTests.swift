@@ -3,7 +3,7 @@ import Testing
 
 @testable import ForagerModel
 
-/// The one list of the household's maps (``HouseholdState/forEachMap(_:)``) names every map of
+/// The one list of the household's maps (``HouseholdState/forEachMap(_:carrying:)``) names every map of
 /// records once, each with its own version: an operation written over it cannot skip a map or
 /// read another's. (That each is written under its own key, the codec tests check: the fast
 /// encoder's bytes equal `JSONEncoder`'s.)
@@ -11,10 +11,12 @@ import Testing
   @Test func everyMapOfRecordsIsListedOnce() {
     struct Fields: HouseholdMapVisitor {
       var fields: [HouseholdState.CodingKeys] = []
-      mutating func visit<Record>(_ map: HouseholdMap<Record>) { fields.append(map.field) }
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        fields.append(HouseholdState.CodingKeys(rawValue: map.field)!)
+      }
     }
     var visitor = Fields()
-    HouseholdState.forEachMap(&visitor)
+    HouseholdState.forEachMap(&visitor, carrying: [])
     let notRecords: Set<HouseholdState.CodingKeys> = [
       .householdID, .normalizerVersion, .owner, .dissolved, .categoryMoves,
     ]

@@ -80,7 +80,7 @@ import Testing
 
   static func forEachKind(_ check: some KindCheck, states: [HouseholdState] = []) {
     var visitor = EachKind(check: check, states: states)
-    HouseholdState.forEachMap(&visitor)
+    HouseholdState.forEachMap(&visitor, carrying: [])
   }
 
   static func declared<Record: DeclaredRecord>(_ kind: Record.Type) -> Declared {

@@ -90,8 +90,12 @@ struct StructureFuzzTests {
   /// The household's devices, the first having merged a peer's removal of every weekly list,
   /// meal plan and planned meal (or, without lists, of every item): records nothing refers to,
   /// so the merge is sound. Kept meals hold dots of their own, which the reader must accept.
+  /// The first also holds what a newer build wrote (a carried map, fields of every kind on a
+  /// category), so that mutations reach the readers of what this build carries.
   static func keepingARemoval(_ replicas: [HouseholdReplica]) -> [HouseholdReplica] {
     var replicas = replicas
+    // And what a newer build wrote: a record kind and fields this build carries.
+    replicas[0] = RandomHousehold.addingNewerBuildsWrites(to: replicas[0])
     // A meal among the records removed, whatever the random edits planned.
     if replicas[0].plannedMeals().isEmpty,
       let recipe = try? replicas[0].addRecipe(title: "Kept soup").recipe.id
@@ -148,6 +152,23 @@ struct StructureFuzzTests {
   func mutatedJournalLinesAreRefusedWithATypedErrorOrAreSound() throws {
     let iterations = PropertyEnvironment.iterations(default: 3_000) / 6
     let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
+    try fuzzJournal(seed: seed, iterations: iterations)
+  }
+
+  /// A counterexample this fuzzer found (2026-11-27), not yet fixed: case 80 forges, in a line
+  /// of the device's own journal, a claim of 2³⁵ writes of its first incarnation. The open
+  /// accepts it and reissues that incarnation's records (ADR 0029) under the new one; the
+  /// reopen after a save reissues them again, under a third incarnation, concurrently with the
+  /// second's reissue: every launch writes the records again, and the reopened household is
+  /// not the one saved. Kept as a known issue so that its fix turns this test red until the
+  /// `withKnownIssue` is removed.
+  @Test func aForgedClaimOfAnEarlierIncarnationInTheOwnJournalIsAnsweredOnce() throws {
+    withKnownIssue("every reopen reissues the records of a forged claim again") {
+      try fuzzJournal(seed: 8_667_439_192_175_474_069, iterations: 81)
+    }
+  }
+
+  func fuzzJournal(seed: UInt64, iterations: Int) throws {
     print(
       "journal structure fuzzing: seed \(seed) (replay: FORAGER_SEED=\(seed)), \(iterations) cases")
     var random = SplitMix64(seed: seed)
@@ -215,7 +236,8 @@ struct StructureFuzzTests {
       try reopening.append(opened.takeLocalDelta()!, of: opened)
       var again = ReplicaStore(fileURL: file)
       let reopened = try again.open(household: replica.householdID, member: replica.member)
-      #expect(reopened.state == opened.state, "\(label): a save after the open was lost")
+      let kept = reopened.state == opened.state
+      #expect(kept, "\(label): a save after the open was lost")
       try snapshot.write(to: file)
     }
     #expect(accepted > 0 && refused > 0, "seed \(seed): \(accepted) accepted, \(refused) refused")

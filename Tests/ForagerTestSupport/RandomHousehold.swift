@@ -110,7 +110,10 @@ public enum RandomHousehold {
     case 10:
       if let list = replica.weeklyLists().last { try? replica.deleteWeeklyList(list.id) }
     case 11:
-      let plan = replica.mealPlans().first?.id ?? (try? replica.createMealPlan(name: name))?.id
+      // Under an id from `random`, as every record here: a seed replays the same household.
+      let plan =
+        replica.mealPlans().first?.id
+        ?? (try? replica.createMealPlan(name: name, id: MealPlanID(uuid: uuid(&random))))?.id
       if let recipe = random.element(of: replica.recipes()) {
         _ = try? replica.assignRecipe(
           recipe.id, to: random.pick(slots), in: random.chance(0.5) ? plan : nil,

@@ -6,12 +6,12 @@ import SemanticCRDTJSON
 // (DeclaredRecord+JSON.swift).
 
 extension HouseholdState: JSONCodable {
-  /// Writes the fields in the order of their keys: the maps from `forEachMap(_:)`, the rest
-  /// here.
+  /// Writes the fields in the order of their keys' UTF-8 bytes: the maps from
+  /// `forEachMap(_:carrying:)` (a carried map only while it holds something), the rest here.
   public func write(to writer: inout JSONWriter) {
     struct Fields: HouseholdMapVisitor {
       let state: HouseholdState
-      var fields: [(CodingKeys, (inout JSONWriter) -> Void)] = []
+      var fields: [(String, (inout JSONWriter) -> Void)] = []
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
         let records = state[keyPath: map.records]
         fields.append((map.field, { records.write(to: &$0) }))
@@ -19,15 +19,20 @@ extension HouseholdState: JSONCodable {
     }
     var fields = Fields(state: self)
     fields.fields += [
-      (.dissolved, dissolved.write), (.householdID, householdID.write),
-      (.normalizerVersion, normalizerVersion.write), (.owner, owner.write),
+      (CodingKeys.dissolved.rawValue, dissolved.write),
+      (CodingKeys.householdID.rawValue, householdID.write),
+      (CodingKeys.normalizerVersion.rawValue, normalizerVersion.write),
+      (CodingKeys.owner.rawValue, owner.write),
     ]
     // Only once a category has moved: a state without moves reads in builds before them.
-    if let categoryMoves { fields.fields.append((.categoryMoves, categoryMoves.write)) }
-    Self.forEachMap(&fields)
+    if let categoryMoves {
+      fields.fields.append((CodingKeys.categoryMoves.rawValue, categoryMoves.write))
+    }
+    Self.forEachMap(&fields, carrying: carriedMapNames)
     writer.beginObject()
-    for (key, write) in fields.fields.sorted(by: { $0.0.rawValue < $1.0.rawValue }) {
-      writer.key(key.rawValue)
+    for (key, write) in fields.fields.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
+    {
+      writer.key(key)
       write(&writer)
     }
     writer.endObject()
@@ -43,7 +48,9 @@ extension HouseholdState: JSONCodable {
   /// over the household would miss the cache once per record.
   ///
   /// Reads the fields through a switch over their keys, which the compiler checks is
-  /// exhaustive: the reader cannot ride in a `HouseholdMapVisitor` (it is non-copyable).
+  /// exhaustive: the reader cannot ride in a `HouseholdMapVisitor` (it is non-copyable). A key
+  /// this build does not know is read as a carried map if it names one (ADR 0037), and refused
+  /// otherwise.
   ///
   /// - Complexity: O(size of the input).
   package static func readFindingGreatestTimestamp(
@@ -62,26 +69,32 @@ extension HouseholdState: JSONCodable {
     var plans: ORMap<MealPlanID, MealPlan>?
     var meals: ORMap<SlotKey, PlannedMeal>?
     var moves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
+    var carried: [String: ORMap<CarriedKey, CarriedRecord>] = [:]
     // The greatest of the record maps' stamps; `registersGreatestTimestamp` adds the rest.
     var greatest: HybridTimestamp?
-    try reader.readObject(Self.fields) { reader, field throws(JSONError) in
-      switch field {
-      case .categories: try reader.read(into: &categories, greatest: &greatest)
-      case .dissolved: try reader.read(into: &dissolved)
-      case .householdID: try reader.read(into: &householdID)
-      case .ingredients: try reader.read(into: &ingredients, greatest: &greatest)
-      case .items: try reader.read(into: &items, greatest: &greatest)
-      case .lists: try reader.read(into: &lists, greatest: &greatest)
-      case .meals: try reader.read(into: &meals, greatest: &greatest)
-      case .members: try reader.read(into: &members, greatest: &greatest)
-      case .normalizerVersion: try reader.read(into: &normalizerVersion)
-      case .owner: try reader.read(into: &owner)
-      case .plans: try reader.read(into: &plans, greatest: &greatest)
-      case .recipes: try reader.read(into: &recipes, greatest: &greatest)
-      // The one optional member (see `write(to:)`).
-      case .categoryMoves: try reader.read(into: &moves)
-      }
-    }
+    try reader.readObject(
+      Self.fields,
+      { reader, field throws(JSONError) in
+        switch field {
+        case .categories: try reader.read(into: &categories, greatest: &greatest)
+        case .dissolved: try reader.read(into: &dissolved)
+        case .householdID: try reader.read(into: &householdID)
+        case .ingredients: try reader.read(into: &ingredients, greatest: &greatest)
+        case .items: try reader.read(into: &items, greatest: &greatest)
+        case .lists: try reader.read(into: &lists, greatest: &greatest)
+        case .meals: try reader.read(into: &meals, greatest: &greatest)
+        case .members: try reader.read(into: &members, greatest: &greatest)
+        case .normalizerVersion: try reader.read(into: &normalizerVersion)
+        case .owner: try reader.read(into: &owner)
+        case .plans: try reader.read(into: &plans, greatest: &greatest)
+        case .recipes: try reader.read(into: &recipes, greatest: &greatest)
+        // The one optional member (see `write(to:)`).
+        case .categoryMoves: try reader.read(into: &moves)
+        }
+      },
+      unknown: { reader, key throws(JSONError) in
+        try reader.readCarriedMap(key, into: &carried, greatest: &greatest)
+      })
     var state = HouseholdState(householdID: householdID!, normalizerVersion: normalizerVersion!)
     state.owner = owner!
     state.dissolved = dissolved!
@@ -94,6 +107,7 @@ extension HouseholdState: JSONCodable {
     state.plans = plans!
     state.meals = meals!
     if let moves { state.moves = moves }
+    for (name, map) in carried { state[carried: name] = map }
     return (state, [greatest, state.registersGreatestTimestamp].compactMap { $0 }.max())
   }
 }
@@ -107,6 +121,25 @@ extension JSONReader {
     let read = try ORMap<Key, Record>.readFindingGreatestTimestamp(from: &self)
     slot = read.map
     if let stamp = read.greatestTimestamp { greatest.raise(to: stamp) }
+  }
+}
+
+extension JSONReader {
+  /// Reads the carried map under `key` into `maps`, raising `greatest` to its greatest
+  /// timestamp.
+  ///
+  /// - Throws: `unknownKey` for a key that names no map (a part only a newer major version may
+  ///   add), `duplicateKey` for a map read twice (the reader checks only the keys it knows).
+  fileprivate mutating func readCarriedMap(
+    _ key: String, into maps: inout [String: ORMap<CarriedKey, CarriedRecord>],
+    greatest: inout HybridTimestamp?
+  ) throws(JSONError) {
+    let offset = self.offset
+    guard CarriedMapName.isMap(key) else { throw JSONError(.unknownKey(key), at: offset) }
+    guard maps[key] == nil else { throw JSONError(.duplicateKey(key), at: offset) }
+    var map: ORMap<CarriedKey, CarriedRecord>?
+    try read(into: &map, greatest: &greatest)
+    maps[key] = map
   }
 }
 

@@ -81,7 +81,7 @@ public struct HouseholdChange: Hashable, Sendable {
   }
 
   /// Notes what a merge did to one key.
-  mutating func note<Key: RecordKeyed, Value: Equatable>(
+  mutating func note<Key: NotedKey, Value: Equatable>(
     _ key: Key, _ change: ORMap<Key, Value>.Change
   ) {
     if !change.wasAbsent, !change.isAbsent, let before = change.before, let after = change.after,
@@ -89,7 +89,12 @@ public struct HouseholdChange: Hashable, Sendable {
     {
       return
     }
-    note(key.recordKey, existed: !change.wasAbsent, exists: !change.isAbsent)
+    note(key.notedKey, existed: !change.wasAbsent, exists: !change.isAbsent)
+  }
+
+  /// Notes a change to the record `key` names, if it names one an app of this build shows.
+  mutating func note(_ key: RecordKey?, existed: Bool, exists: Bool) {
+    if let key { note(key, existed: existed, exists: exists) }
   }
 }
 
@@ -99,8 +104,19 @@ public enum RecordKind: Hashable, Sendable, CaseIterable {
 }
 
 /// A key that names one record among all of a household's.
-package protocol RecordKeyed: Hashable {
+/// A key of one of the household's maps, as a change names it: `nil` for a record of a kind
+/// this build does not know (ADR 0037), which an app of this build does not show.
+package protocol NotedKey: Hashable {
+  var notedKey: RecordKey? { get }
+}
+
+/// A key of a record kind this build knows, named by a ``RecordKey``.
+package protocol RecordKeyed: NotedKey {
   var recordKey: RecordKey { get }
+}
+
+extension RecordKeyed {
+  package var notedKey: RecordKey? { recordKey }
 }
 
 extension MemberID: RecordKeyed { package var recordKey: RecordKey { .member(self) } }

@@ -10,8 +10,8 @@ package protocol MappedRecord: DeclaredRecord {
   /// The key the map holds the record under: semantic (``CategoryKey``, ``IngredientKey``,
   /// ``SlotKey``) or an identifier.
   associatedtype
-    Key: Hashable, Comparable, Sendable, CustomStringConvertible, JSONCodable,
-      RecordKeyed
+    Key: Hashable, Comparable, Sendable, CustomStringConvertible, JSONCodable, Codable,
+      NotedKey
 
   /// Counts what a merge did to one key in `report`.
   static func report(_ key: Key, _ change: ORMap<Key, Self>.Change, in report: inout MergeReport)
@@ -72,10 +72,10 @@ extension MappedRecord {
 }
 
 /// One of the household's maps of records: what every operation over all of them needs to know
-/// of it. ``HouseholdState/forEachMap(_:)`` holds the one list of them.
+/// of it. ``HouseholdState/forEachMap(_:carrying:)`` holds the one list of them.
 package struct HouseholdMap<Record: MappedRecord> {
   /// The map's key in the encodings of the state and of its version.
-  package let field: HouseholdState.CodingKeys
+  package let field: String
   /// What a person calls one record and several ("template", "templates").
   package let singular: String
   package let plural: String
@@ -89,11 +89,28 @@ package struct HouseholdMap<Record: MappedRecord> {
     _ records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>,
     _ version: WritableKeyPath<HouseholdVersion, VersionVector>
   ) {
+    self.init(field: field.rawValue, singular, plural, records, version)
+  }
+
+  private init(
+    field: String, _ singular: String, _ plural: String,
+    _ records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>,
+    _ version: WritableKeyPath<HouseholdVersion, VersionVector>
+  ) {
     self.field = field
     self.singular = singular
     self.plural = plural
     self.records = records
     self.version = version
+  }
+}
+
+extension HouseholdMap<CarriedRecord> {
+  /// The map of a record kind a newer build added, under its key `name` (ADR 0037).
+  init(carried name: String) {
+    let kind = CarriedMapName.kind(name)
+    self.init(
+      field: name, "\(kind) record", "\(kind) records", \.[carried: name], \.[carried: name])
   }
 }
 
@@ -107,15 +124,20 @@ package protocol HouseholdMapVisitor {
 }
 
 extension HouseholdState {
-  /// Calls `visitor` with each of the household's maps, in the model's order: **the one list
-  /// of the maps**. Merge, delta, version, comparison, invariants, counts, the encoder,
+  /// Calls `visitor` with each of the household's maps, in the model's order, then with each
+  /// map of a record kind a newer build added that is named in `carried` (ADR 0037): **the one
+  /// list of the maps**. Merge, delta, version, comparison, invariants, counts, the encoder,
   /// inspection, diff and the simulator's checks are visitors of it, so a new record kind is
   /// added here once (and to the stored properties, their coding keys, ``HouseholdVersion``
   /// and the decoder's switch, which the compiler checks).
   ///
-  /// The owner and dissolved registers and the category moves are not records and are not
-  /// listed: each operation handles them itself.
-  package static func forEachMap<Visitor: HouseholdMapVisitor>(_ visitor: inout Visitor) {
+  /// `carried` names the carried maps of the states the operation reads: one state's
+  /// (``carriedMapNames``), or two states' together (``carriedMapNames(with:)``). The owner and
+  /// dissolved registers and the category moves are not records and are not listed: each
+  /// operation handles them itself.
+  package static func forEachMap<Visitor: HouseholdMapVisitor>(
+    _ visitor: inout Visitor, carrying carried: [String]
+  ) {
     visitor.visit(
       HouseholdMap(.members, "member", "members", \.members, \.members))
     visitor.visit(
@@ -127,6 +149,7 @@ extension HouseholdState {
     visitor.visit(HouseholdMap(.items, "item", "items", \.items, \.items))
     visitor.visit(HouseholdMap(.plans, "plan", "plans", \.plans, \.plans))
     visitor.visit(HouseholdMap(.meals, "planned meal", "planned meals", \.meals, \.meals))
+    for name in carried { visitor.visit(HouseholdMap(carried: name)) }
   }
 }
 
@@ -187,6 +210,10 @@ extension GroceryListItem: MappedRecord {
   ) {
     changes.note(key, change, in: \.items) { $0.templateKey != $1.templateKey }
   }
+}
+
+extension CarriedRecord: MappedRecord {
+  package typealias Key = CarriedKey
 }
 
 extension PlannedMeal: MappedRecord {

@@ -1,7 +1,7 @@
 import SemanticCRDT
 
 /// A record whose sharing scope a person may change: every kind but a member.
-protocol ScopedRecord: MappedRecord {
+protocol ScopedRecord: MappedRecord where Key: RecordKeyed {
   var scope: LWWRegister<SharingScope> { get set }
 }
 

@@ -182,7 +182,7 @@ public struct HouseholdReplica: Sendable {
     // A write of the value the record shows already (checking a checked item), or one whose
     // value loses to what the record holds (a stamp behind it), changes nothing a view shows.
     if let previous, let shown = state[keyPath: map][key], showSame(previous, shown) { return }
-    localChanges.note(key.recordKey, existed: previous != nil, exists: true)
+    localChanges.note(key.notedKey, existed: previous != nil, exists: true)
   }
 
   /// Removes the record under `key`, if any, and notes the change.
@@ -191,7 +191,7 @@ public struct HouseholdReplica: Sendable {
   ) {
     guard state[keyPath: map].contains(key) else { return }
     noteDelta(state[keyPath: map].remove(key), in: map)
-    localChanges.note(key.recordKey, existed: true, exists: false)
+    localChanges.note(key.notedKey, existed: true, exists: false)
   }
 
   func requireOpen() throws(HouseholdError) {

@@ -22,7 +22,7 @@ extension HouseholdState {
         && moves.isLessThanOrEqual(to: other.moves)
     else { return false }
     var precedes = Precedes(state: self, other: other)
-    Self.forEachMap(&precedes)
+    Self.forEachMap(&precedes, carrying: carriedMapNames(with: other))
     return precedes.holds
   }
 
@@ -44,7 +44,7 @@ extension HouseholdState {
       }
     }
     var structure = Structure(state: self)
-    Self.forEachMap(&structure)
+    Self.forEachMap(&structure, carrying: carriedMapNames)
     return structure.problems + moves.invariantViolations() + modelViolations()
   }
 

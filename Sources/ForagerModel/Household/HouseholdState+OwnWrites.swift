@@ -51,7 +51,7 @@ extension HouseholdReplica {
       }
     }
     var reissue = Reissue(replica: self, replicas: replicas)
-    HouseholdState.forEachMap(&reissue)
+    HouseholdState.forEachMap(&reissue, carrying: state.carriedMapNames)
     self = reissue.replica
     var count = reissue.count
     if state.categoryMoves != nil {

@@ -33,6 +33,9 @@ public struct HouseholdState: Equatable, Codable, Sendable {
   /// winning (see ``moves``). Stored only once a category has moved, so a state without a move
   /// encodes as before and builds that predate moves still read it.
   package private(set) var categoryMoves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
+  /// The maps of record kinds a newer build added, by their keys (`"shelves:map"`): carried,
+  /// merged and written back, never shown (ADR 0037). Holds no empty map.
+  package internal(set) var carriedMaps: [String: ORMap<CarriedKey, CarriedRecord>] = [:]
 
   /// The state's keys in both codecs, in the order they are written.
   package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
@@ -77,7 +80,7 @@ public struct HouseholdState: Equatable, Codable, Sendable {
       }
     }
     var empty = EmptyDeltas(state: HouseholdState(emptyLike: other))
-    Self.forEachMap(&empty)
+    Self.forEachMap(&empty, carrying: other.carriedMapNames)
     self = empty.state
     categoryMoves = .emptyDelta
   }
@@ -92,7 +95,7 @@ public struct HouseholdState: Equatable, Codable, Sendable {
       }
     }
     var form = StateForm(state: self)
-    Self.forEachMap(&form)
+    Self.forEachMap(&form, carrying: carriedMapNames)
     form.state.categoryMoves = categoryMoves?.stateForm
     return form.state
   }
@@ -111,8 +114,9 @@ public struct HouseholdState: Equatable, Codable, Sendable {
         state[keyPath: map.records].indexLiveDots()
       }
     }
+    let carried = carriedMapNames
     var index = Index(state: consume self)
-    Self.forEachMap(&index)
+    Self.forEachMap(&index, carrying: carried)
     self = index.state
   }
 
@@ -126,7 +130,7 @@ public struct HouseholdState: Equatable, Codable, Sendable {
       }
     }
     var kept = Kept(state: self)
-    Self.forEachMap(&kept)
+    Self.forEachMap(&kept, carrying: carriedMapNames)
     return kept.all
   }
 
@@ -146,7 +150,7 @@ public struct HouseholdState: Equatable, Codable, Sendable {
       }
     }
     var count = Count(state: self)
-    Self.forEachMap(&count)
+    Self.forEachMap(&count, carrying: carriedMapNames)
     return count.total
   }
 }
@@ -165,8 +169,9 @@ extension HouseholdState: Mergeable {
         state[keyPath: map.records].merge(other[keyPath: map.records])
       }
     }
+    let carried = carriedMapNames(with: other)
     var merge = Merge(state: consume self, other: other)
-    Self.forEachMap(&merge)
+    Self.forEachMap(&merge, carrying: carried)
     self = merge.state
     mergeRegisters(of: other)
   }
@@ -221,10 +226,11 @@ extension HouseholdState: Mergeable {
       }
     }
     let registers = (normalizerVersion, owner, dissolved, categoryMoves)
+    let carried = carriedMapNames(with: other)
     var merge = MergeReporting(
       state: consume self, other: other, report: consume report, changes: consume changes,
       removed: consume removed, undo: consume undo)
-    Self.forEachMap(&merge)
+    Self.forEachMap(&merge, carrying: carried)
     (self, report, changes, removed, undo) = (
       merge.state, merge.report, merge.changes, merge.removed, merge.undo
     )
@@ -255,6 +261,9 @@ public struct HouseholdVersion: Hashable, Codable, Sendable {
   public var plans = VersionVector()
   public var meals = VersionVector()
   public var categoryMoves: VersionVector
+  /// The versions of the maps of record kinds a newer build added (ADR 0037), by their keys.
+  /// Holds no empty version.
+  package internal(set) var carriedMaps: [String: VersionVector] = [:]
 
   /// The synthesized coding keys, listed so that the fast codec can switch over them.
   package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
@@ -272,8 +281,9 @@ extension HouseholdVersion: Mergeable {
         version[keyPath: map.version].merge(other[keyPath: map.version])
       }
     }
+    let carried = carriedMapNames(with: other)
     var merge = Merge(version: consume self, other: other)
-    HouseholdState.forEachMap(&merge)
+    HouseholdState.forEachMap(&merge, carrying: carried)
     self = merge.version
     owner.merge(other.owner)
     dissolved.merge(other.dissolved)
@@ -294,7 +304,7 @@ extension HouseholdState: DeltaMergeable {
       state: self,
       version: HouseholdVersion(
         owner: owner.version, dissolved: dissolved.version, categoryMoves: moves.version))
-    Self.forEachMap(&read)
+    Self.forEachMap(&read, carrying: carriedMapNames)
     return read.version
   }
 
@@ -318,7 +328,7 @@ extension HouseholdState: DeltaMergeable {
       }
     }
     var delta = Delta(state: self, since: version, delta: HouseholdState(emptyLike: self))
-    Self.forEachMap(&delta)
+    Self.forEachMap(&delta, carrying: carriedMapNames)
     delta.take(owner.delta(since: version.owner), into: \.owner)
     delta.take(dissolved.delta(since: version.dissolved), into: \.dissolved)
     delta.take(moves.delta(since: version.categoryMoves), into: \.moves)
@@ -362,7 +372,7 @@ extension HouseholdState: HybridTimestamped {
     }
     let registers = part == 0 ? registersGreatestTimestamp : nil
     var greatest = Greatest(state: self, part: part, parts: parts, greatest: registers)
-    Self.forEachMap(&greatest)
+    Self.forEachMap(&greatest, carrying: carriedMapNames)
     return greatest.greatest
   }
 

@@ -129,8 +129,12 @@ extension HouseholdState {
     return replicas.count
   }
 
-  /// The causal context of every map of records, in the model's order.
-  package var contexts: [CausalContext] {
+  /// The causal context of every map of records, in the model's order, the carried ones last.
+  package var contexts: [CausalContext] { contexts(carrying: carriedMapNames) }
+
+  /// The causal context of every map of records, the carried maps named in `carried` last (an
+  /// empty context for one this state does not hold), so that two states' lists align.
+  package func contexts(carrying carried: [String]) -> [CausalContext] {
     struct Contexts: HouseholdMapVisitor {
       let state: HouseholdState
       var contexts: [CausalContext] = []
@@ -139,7 +143,7 @@ extension HouseholdState {
       }
     }
     var gather = Contexts(state: self)
-    Self.forEachMap(&gather)
+    Self.forEachMap(&gather, carrying: carried)
     return gather.contexts
   }
 
@@ -152,9 +156,10 @@ extension HouseholdState {
   ///
   /// - Complexity: O(1) per map.
   package func claimsMoreWrites(of replica: ReplicaID, than local: HouseholdState) -> Bool {
-    zip(claimingContexts, local.claimingContexts).contains {
-      $0.maximum(of: replica) > $1.maximum(of: replica)
-    }
+    let carried = carriedMapNames(with: local)
+    let claimed = contexts(carrying: carried) + [moves.context]
+    let made = local.contexts(carrying: carried) + [local.moves.context]
+    return zip(claimed, made).contains { $0.maximum(of: replica) > $1.maximum(of: replica) }
   }
 }
 
@@ -173,7 +178,7 @@ extension HouseholdState {
       }
     }
     var retired = Retired(state: self)
-    Self.forEachMap(&retired)
+    Self.forEachMap(&retired, carrying: carriedMapNames)
     return retired.count
   }
 

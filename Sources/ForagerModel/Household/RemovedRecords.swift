@@ -137,7 +137,7 @@ extension HouseholdReplica {
           let written = restored[keyPath: map.records].set(
             key, to: record.restored(ticking: &clock), by: replica)
           delta[keyPath: map.records].merge(written)
-          changes.note(key.recordKey, existed: false, exists: true)
+          changes.note(key.notedKey, existed: false, exists: true)
           count += 1
         }
       }
@@ -145,7 +145,7 @@ extension HouseholdReplica {
     var bringBack = BringBack(
       kept: kept, replica: replicaID, restored: state,
       delta: HouseholdState(emptyDeltaLike: state), clock: observed)
-    HouseholdState.forEachMap(&bringBack)
+    HouseholdState.forEachMap(&bringBack, carrying: kept.carriedMapNames)
     let problems = problemsBrought(bringBack.restored.modelViolations())
     if !problems.isEmpty { throw .unsoundRestore(Array(problems.prefix(3))) }
     state = bringBack.restored

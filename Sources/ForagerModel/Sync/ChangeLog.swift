@@ -165,7 +165,7 @@ extension HouseholdState {
       }
     }
     var keyed = Keyed(state: self)
-    Self.forEachMap(&keyed)
+    Self.forEachMap(&keyed, carrying: carriedMapNames)
     return keyed.all && categoryMoves?.kernel.isKeyedDelta != false
   }
 
@@ -181,7 +181,7 @@ extension HouseholdState {
       }
     }
     var weigh = Weigh(state: self)
-    Self.forEachMap(&weigh)
+    Self.forEachMap(&weigh, carrying: carriedMapNames)
     return weigh.total + (categoryMoves?.count ?? 0)
   }
 }
