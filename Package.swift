@@ -74,6 +74,7 @@ let package = Package(
       dependencies: [
         "ForagerSync", "ForagerModel", "ForagerPersistence", "SemanticCRDT", "SemanticCRDTJSON",
         "CRDTTestSupport", "ForagerTestSupport", "SharedSupport", "StoreCrashWorker",
+        "ForagerSimulation",
       ],
       resources: [.copy("Fixtures")],
       swiftSettings: runsProcesses

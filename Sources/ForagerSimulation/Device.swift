@@ -48,6 +48,8 @@ struct Device: Sendable {
   var downUntil: Int?
   /// Whether the device has had its first launch (which seeds the default categories).
   var launched = false
+  /// The build of the model the device runs (the mixed-versions scenario).
+  var build = ModelBuild.current
 
   var isUp: Bool { replica != nil }
 

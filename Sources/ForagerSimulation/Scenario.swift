@@ -12,6 +12,11 @@ public enum Scenario: String, CaseIterable, Sendable {
   case slotConflict = "slot-conflict"
   /// A random mixed run of the whole household model under every fault: the default.
   case household
+  /// The household run with devices on two builds of the model: this one, and a test-only
+  /// newer one that adds a record kind (``Shelf``), which this build carries. Each household's
+  /// first device starts on the newer build; an older device may be updated when it restarts;
+  /// the last never is, and relays between newer ones to the end.
+  case mixedVersions = "mixed-versions"
 
   /// One line for `--help`.
   public var summary: String {
@@ -20,10 +25,11 @@ public enum Scenario: String, CaseIterable, Sendable {
     case .offlineSameCategory: "devices create \"Test Category\" offline, spelled differently"
     case .slotConflict: "devices fill the same dinner slot offline with different recipes"
     case .household: "a random mixed run of every operation under every fault (default)"
+    case .mixedVersions: "the household run with devices on this build and a newer one"
     }
   }
 
   /// Whether the random workload runs after the scripted start. The scripted scenarios only
   /// gossip (under faults) after their script, so their outcome is exactly the script's.
-  var runsWorkload: Bool { self == .household }
+  var runsWorkload: Bool { self == .household || self == .mixedVersions }
 }

@@ -87,6 +87,7 @@ extension Simulation {
       record(
         "\(name(index)) restarts from its \(fromBackup ? "backup (amnesia)" : "file") as replica \(incarnation)",
         device: index)
+      maybeUpgrade(index)
     } catch {
       unexpectedFailures.append(
         "step \(step): \(name(index)) cannot open its file: \(withoutFolderRoot(error.description))"
@@ -121,6 +122,7 @@ extension Simulation {
       else { continue }
       lostToRestore.insert(position)
     }
+    markShelfWritesLost(of: index, from: lost, keeping: kept)
   }
 
   /// The network heals: partitions end, every device restarts, messages in flight arrive, and

@@ -92,6 +92,7 @@ extension Simulation {
     var replica = devices[index].replica!
     var progress = devices[index].folderProgress
     let before = replica.state.version
+    let shelvesBefore = replica.state[carried: Shelf.map].context
     var merged: [MergeReport] = []
     let outcome = Result { () throws(SyncFolderError) in
       try folder.sync(household: replica.householdID, progress: &progress) {
@@ -135,6 +136,7 @@ extension Simulation {
       }
     }
     for merge in merged { noteDefences(merge, on: index) }
+    noteShelvesMerged(into: index, before: shelvesBefore)
     // A merge that only removes records leaves the version as it was.
     if replica.state.version != before || merged.contains(where: { !$0.changes.isEmpty }) {
       checkSoundness(of: index, after: "syncing through the folder")

@@ -40,6 +40,7 @@ extension Simulation {
     let (counterViolations, counterDetail) = counterMismatches()
     invariants.append(
       ("every counter equals the increments made", counterDetail, counterViolations))
+    invariants += mixedVersionInvariants()
     invariants.append(
       (
         "no record crossed households",
@@ -354,7 +355,7 @@ extension Simulation {
   /// What the scripted scenario must end with.
   private func scenarioExpectation() -> (String, String, [Violation])? {
     switch configuration.scenario {
-    case .household:
+    case .household, .mixedVersions:
       return nil
     case .offlineDefaults:
       let expected = Set(HouseholdReplica.defaultCategoryNames.map { CategoryKey(normalizing: $0) })

@@ -94,6 +94,7 @@ extension Simulation {
       }
     } catch {
       report.defences.refusedUnreadable += 1
+      noteRefusalByOlder(from: sender, into: receiver, error)
       record("\(name(receiver)) refuses a message from \(name(sender)): \(error)", device: receiver)
       return false
     }
@@ -106,10 +107,11 @@ extension Simulation {
   /// - Returns: Whether the receiver's state changed.
   @discardableResult
   mutating func receive(_ message: SyncMessage, from sender: Int, into receiver: Int) -> Bool {
-    let message = injectingMergeFaults(into: message)
+    let message = carryingAsTheReceiversBuild(injectingMergeFaults(into: message), receiver)
     var session = devices[receiver].sessions[sender] ?? SyncSession()
     let ignoredBefore = session.ignoredAcknowledgments
     let before = devices[receiver].replica!.state.version
+    let shelvesBefore = devices[receiver].replica!.state[carried: Shelf.map].context
     let result = Result { () throws(HouseholdError) in
       try session.receive(message, into: &devices[receiver].replica!)
     }
@@ -131,6 +133,7 @@ extension Simulation {
       default:
         unexpectedFailures.append(
           "step \(step): \(name(receiver)) merging from \(name(sender)): \(error)")
+        noteRefusalByOlder(from: sender, into: receiver, error)
         return false
       }
       record("\(name(receiver)) refuses a message from \(name(sender)): \(error)", device: receiver)
@@ -141,6 +144,7 @@ extension Simulation {
       return false
     case .success(let merged?):
       noteDefences(merged, on: receiver)
+      noteShelvesMerged(into: receiver, before: shelvesBefore)
       mergeChanged = !merged.changes.isEmpty
     }
     checkSoundness(of: receiver, after: "merging from \(name(sender))")

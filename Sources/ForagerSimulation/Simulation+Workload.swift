@@ -31,6 +31,7 @@ extension Simulation {
       return
     }
     if replica(index).isDissolved { return refuseChange(on: index) }
+    if runsNewerBuild(on: index), random.chance(0.15) { return editShelf(on: index) }
     switch random.int(in: 0..<124) {
     case 0..<10:
       createCategory(random.pick(random.pick(Vocabulary.categories)), on: index)

@@ -55,6 +55,16 @@ public struct Simulation: Sendable {
   var sentMessages: [Message] = []
   /// Where the households' shared folders are (the folder transport).
   var folderRoot: URL?
+  /// The newer build's saved writes of shelves (the mixed-versions scenario).
+  var shelfWrites: [ShelfWrite] = []
+  /// Indices into `shelfWrites` lost with a device's unsynced state, as `lostToRestore`.
+  var shelfWritesLost: Set<Int> = []
+  /// Devices updated to the newer build during the run, and merges of shelves by devices of
+  /// this build (the mixed-versions scenario).
+  var upgrades = 0
+  var shelvesRelayedByOlder = 0
+  /// Messages a device of this build refused in the mixed-versions scenario.
+  var refusedByOlder: [Violation] = []
 
   struct CreatedIDs: Sendable {
     var recipes: [RecipeID] = []
@@ -220,6 +230,7 @@ extension Simulation {
       householdDevices[household].append(index)
       devices.append(device)
     }
+    startBuilds()
     for (household, members) in householdDevices.enumerated() {
       for (position, index) in members.enumerated() {
         let replicaID = nextReplicaID()
@@ -262,7 +273,7 @@ extension Simulation {
       case .slotConflict:
         let titles = Vocabulary.recipeTitles
         assignOwnRecipe(titles[index % titles.count][0], to: Vocabulary.contestedSlot, on: index)
-      case .household:
+      case .household, .mixedVersions:
         break
       }
     }

@@ -54,7 +54,7 @@ public struct SimulationConfiguration: Hashable, Sendable {
     self.scenario = scenario
     self.seed = seed
     switch scenario {
-    case .household:
+    case .household, .mixedVersions:
       households = 2
       devices = 6
       steps = 5_000
@@ -141,4 +141,8 @@ package enum SimulationFault: String, CaseIterable, Hashable, Sendable {
   /// after a write a disk fault stopped part-way, the next line follows the fragment and the
   /// file no longer opens.
   case appendsAfterDamagedJournal
+  /// Devices of this build take a message as a build that ignores keys it does not know (as
+  /// Foundation's synthesized decoding does) would: without the maps of record kinds a newer
+  /// build added (mixed-versions scenario, message transport).
+  case olderBuildDropsCarriedMaps
 }

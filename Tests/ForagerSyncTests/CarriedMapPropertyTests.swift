@@ -1,4 +1,5 @@
 import CRDTTestSupport
+import ForagerSimulation
 import ForagerTestSupport
 import SemanticCRDT
 import SemanticCRDTJSON

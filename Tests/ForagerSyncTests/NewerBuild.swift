@@ -1,51 +1,12 @@
+import ForagerSimulation
 import ForagerTestSupport
 import SemanticCRDT
 import SemanticCRDTJSON
 
 @testable import ForagerModel
 
-/// A record kind of a test-only newer build: a pantry shelf, keyed by its name, with one field
-/// of each kind. This build does not declare it, so it carries the newer build's map of shelves
-/// as a map of ``CarriedRecord``s (ADR 0037).
-struct Shelf: DeclaredRecord, Equatable {
-  var creation: Creation
-  var keepers = MVRegister<String>()
-  var label = LWWRegister("", at: HouseholdState.genesis)
-  var lastChecked = MaxRegister<Int64>(0)
-  var restocks = GCounter()
-  var unknownFields = UnknownFields()
-
-  static func fields<Visitor: FieldVisitor>(
-    _ visitor: inout Visitor, _ record: inout Self, _ other: Self
-  ) throws(Visitor.Failure) {
-    try visitor.creation(&record.creation, other.creation)
-    try visitor.field("keepers", &record.keepers, other.keepers)
-    try visitor.field("label", &record.label, other.label)
-    try visitor.field("lastChecked", &record.lastChecked, other.lastChecked)
-    try visitor.field("restocks", &record.restocks, other.restocks)
-  }
-
-  static let blank = Shelf(
-    creation: Creation(timestamp: HouseholdState.genesis, member: .placeholder))
-  static let fieldKeys = declaredKeys()
-
-  var sharingScope: SharingScope { .household }
-  mutating func merge(_ other: Self) { mergeFields(other) }
-  var greatestTimestamp: HybridTimestamp? { fieldsGreatestTimestamp }
-  func committed(over previous: @autoclosure () -> Self?, in scope: inout NestingScope) -> Self {
-    committedFields(over: previous, in: &scope)
-  }
-  func write(to writer: inout JSONWriter) { writeFields(to: &writer) }
-  init(from reader: inout JSONReader) throws(JSONError) {
-    self = try Self.readFields(from: &reader)
-  }
-  func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
-  init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
-  init(creation: Creation) { self.creation = creation }
-}
-
 /// A household as the test-only newer build holds it: what this build declares, and the
-/// newer build's map of shelves, typed. Its encoding is this build's with the shelves under
+/// newer build's map of shelves (`Shelf`, which the simulator's newer build writes), typed. Its encoding is this build's with the shelves under
 /// `"shelves:map"`, written by the newer build's typed code (only while the map holds
 /// something, as the format asks of a map added since format 3), never through this build's
 /// carried maps.

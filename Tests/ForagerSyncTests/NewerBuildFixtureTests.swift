@@ -1,3 +1,4 @@
+import ForagerSimulation
 import ForagerSync
 import ForagerTestSupport
 import Foundation

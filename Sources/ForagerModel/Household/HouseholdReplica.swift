@@ -194,6 +194,25 @@ public struct HouseholdReplica: Sendable {
     localChanges.note(key.notedKey, existed: true, exists: false)
   }
 
+  /// Writes the record under `key` in the carried map `map` (ADR 0037) as `edit` leaves it,
+  /// starting from `created` where the key holds none, both given this write's stamp: how the
+  /// simulator's newer build writes the records of the kind it adds. An app of this build
+  /// never writes a carried record; it carries those of newer builds.
+  package mutating func editCarried(
+    _ map: String, _ key: CarriedKey, created: (HybridTimestamp) -> CarriedRecord,
+    _ edit: (inout CarriedRecord, HybridTimestamp) -> Void
+  ) throws(HouseholdError) {
+    try requireOpen()
+    let stamp = clock.tick()
+    let previous = state[carried: map][key]
+    var record = previous ?? created(stamp)
+    edit(&record, stamp)
+    // The local delta's map a delta that names what it retires, as the maps of this build.
+    if localDelta == nil { localDelta = HouseholdState(emptyDeltaLike: state) }
+    if localDelta![carried: map].holdsNothing { localDelta![carried: map] = .emptyDelta }
+    write(\.[carried: map], key, record, replacing: previous)
+  }
+
   func requireOpen() throws(HouseholdError) {
     if state.dissolved.value { throw .householdDissolved(householdID) }
   }

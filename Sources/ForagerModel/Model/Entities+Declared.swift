@@ -180,6 +180,6 @@ extension UUIDIdentifier {
 
 extension Creation {
   /// A blank record's creation, replaced by the one read.
-  static let placeholder = Creation(
+  package static let placeholder = Creation(
     timestamp: HouseholdState.genesis, member: .placeholder)
 }
