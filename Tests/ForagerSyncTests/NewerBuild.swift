@@ -52,14 +52,7 @@ struct NewerHousehold {
       members.append((shelvesKey, JSONWriter.encode(shelves)))
     }
     members.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
-    var writer = JSONWriter(capacity: 1024)
-    writer.beginObject()
-    for (key, value) in members {
-      writer.key(key)
-      writer.raw(value)
-    }
-    writer.endObject()
-    return writer.bytes
+    return object(members)
   }
 
   /// A state the newer build reads: its shelves typed, the rest as this build reads it.
@@ -70,15 +63,20 @@ struct NewerHousehold {
       shelves = try JSONReader.decode(ORMap<CarriedKey, Shelf>.self, from: members[index].1)
       members.remove(at: index)
     }
-    var writer = JSONWriter(capacity: bytes.count)
+    let state = try JSONReader.decode(HouseholdState.self, from: object(members))
+    return (state, shelves)
+  }
+
+  /// A JSON object of `members`, each value's bytes as they are, in the order given.
+  static func object(_ members: [(String, [UInt8])]) -> [UInt8] {
+    var writer = JSONWriter(capacity: members.reduce(2) { $0 + $1.0.utf8.count + $1.1.count + 4 })
     writer.beginObject()
     for (key, value) in members {
       writer.key(key)
       writer.raw(value)
     }
     writer.endObject()
-    let state = try JSONReader.decode(HouseholdState.self, from: writer.bytes)
-    return (state, shelves)
+    return writer.bytes
   }
 
   /// The members of a JSON object, each value's bytes as written.

@@ -43,14 +43,7 @@ enum NewerBuildFixture {
       }
     }
     members[index].1 = JSONWriter.encode(categories)
-    var writer = JSONWriter(capacity: 4096)
-    writer.beginObject()
-    for (key, value) in members {
-      writer.key(key)
-      writer.raw(value)
-    }
-    writer.endObject()
-    return writer.bytes
+    return NewerHousehold.object(members)
   }
 
   /// The newer build's device "phone" with its shelves, before it writes its categories'
