@@ -38,6 +38,19 @@ package struct Shelf: DeclaredRecord, Equatable {
   package init(creation: Creation) { self.creation = creation }
 
   package var sharingScope: SharingScope { .household }
+  package mutating func merge(_ other: Self) { mergeFields(other) }
+  package var greatestTimestamp: HybridTimestamp? { fieldsGreatestTimestamp }
+  package func committed(
+    over previous: @autoclosure () -> Self?, in scope: inout NestingScope
+  ) -> Self {
+    committedFields(over: previous, in: &scope)
+  }
+  package func write(to writer: inout JSONWriter) { writeFields(to: &writer) }
+  package init(from reader: inout JSONReader) throws(JSONError) {
+    self = try Self.readFields(from: &reader)
+  }
+  package func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
+  package init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
 }
 
 extension Shelf {

@@ -42,6 +42,17 @@ struct NewerCategory: DeclaredRecord, Equatable {
   static let fieldKeys = declaredKeys()
 
   var sharingScope: SharingScope { scope.value }
+  mutating func merge(_ other: Self) { mergeFields(other) }
+  var greatestTimestamp: HybridTimestamp? { fieldsGreatestTimestamp }
+  func committed(over previous: @autoclosure () -> Self?, in scope: inout NestingScope) -> Self {
+    committedFields(over: previous, in: &scope)
+  }
+  func write(to writer: inout JSONWriter) { writeFields(to: &writer) }
+  init(from reader: inout JSONReader) throws(JSONError) {
+    self = try Self.readFields(from: &reader)
+  }
+  func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
+  init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
   init(key: CategoryKey, creation: Creation) {
     self.key = key
     self.creation = creation
