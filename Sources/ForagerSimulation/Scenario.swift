@@ -13,9 +13,9 @@ public enum Scenario: String, CaseIterable, Sendable {
   /// A random mixed run of the whole household model under every fault: the default.
   case household
   /// The household run with devices on two builds of the model: this one, and a test-only
-  /// newer one that adds a record kind (``Shelf``), which this build carries. Each household's
-  /// first device starts on the newer build; an older device may be updated when it restarts;
-  /// the last never is, and relays between newer ones to the end.
+  /// newer one that adds a record kind (a pantry's shelves), which this build carries. Each
+  /// household's first device starts on the newer build; an older device may be updated when
+  /// it restarts; the last never is, and relays between newer ones to the end.
   case mixedVersions = "mixed-versions"
 
   /// One line for `--help`.
