@@ -29,13 +29,7 @@ extension HouseholdState: JSONCodable {
       fields.fields.append((CodingKeys.categoryMoves.rawValue, categoryMoves.write))
     }
     Self.forEachMap(&fields, carrying: carriedMapNames)
-    writer.beginObject()
-    for (key, write) in fields.fields.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
-    {
-      writer.key(key)
-      write(&writer)
-    }
-    writer.endObject()
+    writer.writeObject(fields.fields)
   }
 
   /// Reads a state, as `readFindingGreatestTimestamp(from:)` does for a store that also needs
@@ -109,6 +103,20 @@ extension HouseholdState: JSONCodable {
     if let moves { state.moves = moves }
     for (name, map) in carried { state[carried: name] = map }
     return (state, [greatest, state.registersGreatestTimestamp].compactMap { $0 }.max())
+  }
+}
+
+extension JSONWriter {
+  /// Writes an object of `members`, each written by its closure, in the order of their keys'
+  /// UTF-8 bytes (as `JSONEncoder`'s `.sortedKeys`): how the state and its version write
+  /// their known parts and the maps a newer build added among them.
+  mutating func writeObject(_ members: [(String, (inout JSONWriter) -> Void)]) {
+    beginObject()
+    for (key, write) in members.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }) {
+      self.key(key)
+      write(&self)
+    }
+    endObject()
   }
 }
 

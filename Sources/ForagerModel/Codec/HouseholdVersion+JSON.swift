@@ -2,26 +2,24 @@ import SemanticCRDT
 import SemanticCRDTJSON
 
 extension HouseholdVersion: JSONCodable {
-  /// The `Codable` shape, keys in ascending order of their UTF-8 bytes; a carried map's
-  /// version only while it names a write (ADR 0037).
+  /// The `Codable` shape, keys in ascending order of their UTF-8 bytes: each map's version
+  /// from `forEachMap(_:carrying:)` (a carried map's only while it names a write, ADR 0037),
+  /// the registers' here.
   public func write(to writer: inout JSONWriter) {
-    var fields: [(String, (inout JSONWriter) -> Void)] = [
-      ("categories", categories.write), ("categoryMoves", categoryMoves.write),
-      ("dissolved", dissolved.write), ("ingredients", ingredients.write),
-      ("items", items.write), ("lists", lists.write), ("meals", meals.write),
-      ("members", members.write), ("owner", owner.write), ("plans", plans.write),
-      ("recipes", recipes.write),
+    struct Fields: HouseholdMapVisitor {
+      let version: HouseholdVersion
+      var fields: [(String, (inout JSONWriter) -> Void)] = []
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        fields.append((map.field, version[keyPath: map.version].write))
+      }
+    }
+    var fields = Fields(version: self)
+    fields.fields += [
+      (CodingKeys.categoryMoves.rawValue, categoryMoves.write),
+      (CodingKeys.dissolved.rawValue, dissolved.write), (CodingKeys.owner.rawValue, owner.write),
     ]
-    if !carriedMaps.isEmpty {
-      fields += carriedMaps.map { name, version in (name, version.write) }
-      fields.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
-    }
-    writer.beginObject()
-    for (key, write) in fields {
-      writer.key(key)
-      write(&writer)
-    }
-    writer.endObject()
+    HouseholdState.forEachMap(&fields, carrying: carriedMapNames)
+    writer.writeObject(fields.fields)
   }
 
   public init(from reader: inout JSONReader) throws(JSONError) {

@@ -22,11 +22,9 @@ package struct CarriedRecord: HouseholdRecord {
 
   package static let blank = CarriedRecord(creation: .placeholder)
 
-  /// A record created by `creation` whose fields are `fields` (a newer build's write, as tests
-  /// and the simulator's newer build make one).
-  package init(creation: Creation, fields: UnknownFields = UnknownFields()) {
+  /// Where reading starts (``blank``): every record is read from what a newer build wrote.
+  private init(creation: Creation) {
     self.creation = creation
-    unknownFields = fields
   }
 
   /// This build cannot read a carried record's scope: the app never shows the record, and
