@@ -190,3 +190,58 @@ enum NewerBuildFixture {
     #expect(received.state == replica.state)
   }
 }
+
+/// What a newer build may add at the top of a state is a map of records and nothing else, each
+/// once, whose records hold no bare key: anything else is refused with a typed error by both
+/// decoders, and nothing is read.
+@Suite struct CarriedMapRefusalTests {
+  /// The fixture with its `"shelves:map"` member's key or value replaced.
+  static func fixture(
+    key: String = "shelves:map", editing edit: (inout [(String, [UInt8])]) -> Void = { _ in }
+  ) throws -> [UInt8] {
+    var members = try NewerHousehold.topLevel(NewerBuildFixture.bytes())
+    let index = try #require(members.firstIndex { $0.0 == "shelves:map" })
+    members[index].0 = key
+    edit(&members)
+    return NewerHousehold.object(members)
+  }
+
+  /// What the fast reader (every file, line and message goes through it) refuses `bytes` for;
+  /// Foundation's decoder must refuse them too, but for a key twice, which it takes the last
+  /// of, for every key alike.
+  static func refusal(_ bytes: [UInt8], foundationRefuses: Bool = true) -> JSONError.Problem? {
+    if foundationRefuses {
+      #expect(throws: (any Error).self) {
+        _ = try JSONDecoder().decode(HouseholdState.self, from: Data(bytes))
+      }
+    }
+    do {
+      _ = try JSONReader.decode(HouseholdState.self, from: bytes)
+      return nil
+    } catch {
+      return error.problem
+    }
+  }
+
+  @Test func aKeyThatNamesNoMapIsRefused() throws {
+    #expect(Self.refusal(try Self.fixture(key: "shelves")) == .unknownKey("shelves"))
+    #expect(Self.refusal(try Self.fixture(key: ":map")) == .unknownKey(":map"))
+  }
+
+  @Test func aCarriedMapTwiceIsRefused() throws {
+    let twice = try Self.fixture { members in
+      members.append(members.first { $0.0 == "shelves:map" }!)
+    }
+    #expect(Self.refusal(twice, foundationRefuses: false) == .duplicateKey("shelves:map"))
+  }
+
+  @Test func aCarriedRecordWithABareKeyIsRefused() throws {
+    let bytes = try Self.fixture { members in
+      let index = members.firstIndex { $0.0 == "shelves:map" }!
+      let text = String(decoding: members[index].1, as: UTF8.self)
+        .replacingOccurrences(of: #""label:lww""#, with: #""label""#)
+      members[index].1 = Array(text.utf8)
+    }
+    #expect(Self.refusal(bytes) == .unknownKey("label"))
+  }
+}
