@@ -55,7 +55,7 @@ let package = Package(
     ),
     .target(
       name: "ForagerTestSupport",
-      dependencies: ["ForagerSync", "CRDTTestSupport", "SharedSupport"],
+      dependencies: ["ForagerSync", "ForagerSimulation", "CRDTTestSupport", "SharedSupport"],
       path: "Tests/ForagerTestSupport",
       swiftSettings: runsProcesses
     ),

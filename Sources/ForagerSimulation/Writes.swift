@@ -15,6 +15,9 @@ struct FieldRef: Hashable, Sendable, CustomStringConvertible {
 
   var description: String { "\(key) of \(record)" }
 
+  /// A register's value as reports and ``HouseholdState/field(_:)`` show it.
+  static func shown(_ value: Any) -> String { String(describing: value) }
+
   static func categoryName(_ key: CategoryKey) -> FieldRef {
     FieldRef(record: .category(key), key: "name")
   }
@@ -255,7 +258,6 @@ private struct RegisterReading: FieldVisitor {
     keys.append(fieldKey)
     guard fieldKey == key, let stamp = value.fieldTimestamp else { return }
     // The register's value, as the reports show it.
-    let shown = Mirror(reflecting: value).descendant("value").map { String(describing: $0) }
-    found = (stamp, shown ?? String(describing: value))
+    found = (stamp, Mirror(reflecting: value).descendant("value").map(FieldRef.shown) ?? "\(value)")
   }
 }

@@ -1,4 +1,5 @@
 import CRDTTestSupport
+import ForagerSimulation
 import ForagerSync
 import Foundation
 import SemanticCRDT
@@ -142,46 +143,15 @@ public enum RandomHousehold {
   }
 
   /// One edit of a detail the app's design gives a record (a recipe's times, a meal's notes, a
-  /// plan's days), of a record `replica` shows, if it shows one of that kind.
+  /// plan's days), drawn from the one list of them, of a record `replica` shows, if it shows
+  /// one of that kind.
   static func details(of name: String, random: inout SplitMix64, on replica: inout HouseholdReplica)
   {
-    let recipe = random.element(of: replica.recipes())?.id
-    let slot = random.element(of: replica.plannedMeals())?.slot
-    let plan = random.element(of: replica.mealPlans())?.id
-    let list = random.element(of: replica.weeklyLists())?.id
-    let count = Int64(random.int(in: 1...12))
-    let flag = random.chance(0.5)
-    switch random.int(in: 0..<15) {
-    case 0:
-      if let key = random.element(of: replica.categories())?.key {
-        try? replica.setColor(flag ? "#\(count)A\(count)" : nil, ofCategory: key)
-      }
-    case 1: if let recipe { try? replica.setInstructions(name, ofRecipe: recipe) }
-    case 2:
-      if let recipe {
-        try? replica.setTimes(
-          prepMinutes: count * 5, cookMinutes: flag ? nil : count, ofRecipe: recipe)
-      }
-    case 3: if let recipe { try? replica.setServings(flag ? count : nil, ofRecipe: recipe) }
-    case 4:
-      if let recipe {
-        try? replica.setSourceURL(URL(string: "https://example.com/\(count)"), ofRecipe: recipe)
-      }
-    case 5: if let recipe { try? replica.setFavorite(flag, ofRecipe: recipe) }
-    case 6: if let slot { try? replica.setNotes(name, ofMealIn: slot) }
-    case 7: if let slot { try? replica.setServings(count, ofMealIn: slot) }
-    case 8: if let slot { try? replica.setScaleFactor(Double(count) / 4, ofMealIn: slot) }
-    case 9: if let slot { try? replica.setCompleted(flag, mealIn: slot) }
-    case 10:
-      if let plan {
-        try? replica.setDays(
-          startingOn: CalendarDay(year: 2024, month: 12, day: Int(count)), count: count,
-          ofPlan: plan)
-      }
-    case 11: if let plan { try? replica.setActive(flag, ofPlan: plan) }
-    case 12: if let plan { try? replica.setCompleted(flag, ofPlan: plan) }
-    case 13: if let list { try? replica.setNotes(name, ofList: list) }
-    default: if let list { try? replica.setCompleted(flag, ofList: list) }
+    let edit = random.pick(DetailEdit.allCases)
+    let value = DetailEdit.Value(
+      count: Int64(random.int(in: 1...12)), flag: random.chance(0.5), text: name)
+    if let record = random.element(of: edit.target.records(shownBy: replica)) {
+      try? edit.perform(value, on: record, of: &replica)
     }
   }
 
