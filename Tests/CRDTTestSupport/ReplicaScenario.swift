@@ -49,6 +49,13 @@ public struct ReplicaScenario<Model: CRDTModel> {
   public let skews: [UInt64]
   public let steps: [Step<Model.Operation>]
 
+  /// A scenario of given steps: a regression case written out.
+  public init(replicas: [ReplicaID], skews: [UInt64], steps: [Step<Model.Operation>]) {
+    self.replicas = replicas
+    self.skews = skews
+    self.steps = steps
+  }
+
   /// Draws a scenario of up to `maximumSteps` steps.
   public static func random(using random: inout SplitMix64, maximumSteps: Int = 60) -> Self {
     let count = random.int(in: 2...5)

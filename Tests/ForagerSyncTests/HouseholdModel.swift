@@ -1,4 +1,5 @@
 import CRDTTestSupport
+import ForagerSimulation
 import ForagerSync
 import Foundation
 import SemanticCRDT
@@ -40,6 +41,8 @@ enum HouseholdModel: CRDTModel {
   static let recipeTitles = ["Banana Bread", "banana bread!", "Pancakes", "Waffles"]
   /// Spellings of the ingredients' canonical names that keep the key.
   static let ingredientRespellings = ["CILANTRO", "Basil", "Bay Leaf", "Salt", "Flour"]
+  /// Texts of notes and instructions, an empty one included.
+  static let detailTexts = ["Stir well", "", "Café au lait", "Bake at 180 °C"]
   /// Names lists and plans are renamed to, a blank one included.
   static let containerNames = ["Groceries", "Week 50", " \t"]
 
@@ -194,6 +197,9 @@ enum HouseholdModel: CRDTModel {
     case reorderCategories(rotation: Int)
     /// Deletes the `index`-th category the device shows (in key order).
     case deleteCategory(index: Int)
+    /// Edits a detail of a record: the `index`-th category the device shows (in key order) or
+    /// recipe it knows (by id), or the `index`-th slot, plan or list of the model's.
+    case editDetail(DetailEdit, index: Int, DetailEdit.Value)
 
     var description: String {
       switch self {
@@ -247,6 +253,8 @@ enum HouseholdModel: CRDTModel {
         "rename plan \(HouseholdModel.plans.firstIndex(of: id)!) \(name.debugDescription)"
       case .reorderCategories(let rotation): "reorder categories, rotated by \(rotation)"
       case .deleteCategory(let index): "delete category #\(index)"
+      case .editDetail(let edit, let index, let value):
+        "\(edit) \(edit.target) #\(index): \(edit.writes(value, at: HouseholdState.genesis))"
       }
     }
   }
@@ -273,6 +281,9 @@ enum HouseholdModel: CRDTModel {
     var containers: [UUID: String] = [:]
     /// Each item's text and category, with a check mark when checked.
     var items: [String] = []
+    /// The details written of each category, recipe, meal, plan and list that shows, by the
+    /// record and the field's key.
+    var details: [String: String] = [:]
 
     static func item(_ text: String, category: CategoryKey?, checked: Bool) -> String {
       text + " [\(category?.rawValue ?? "-")]" + (checked ? " ✓" : "")
@@ -283,6 +294,20 @@ enum HouseholdModel: CRDTModel {
     }
 
     static func container(_ name: String, scope: SharingScope) -> String { "\(name) (\(scope))" }
+
+    /// Adds the details of `record`, under its kind and whole key.
+    mutating func note(details: [String: String], of record: RecordKey) {
+      let name =
+        switch record {
+        case .category(let key): "category \(key.rawValue)"
+        case .recipe(let id): "recipe \(id.uuid.uuidString)"
+        case .meal(let slot): "meal \(slot.rawValue)"
+        case .plan(let id): "plan \(id.uuid.uuidString)"
+        case .list(let id): "list \(id.uuid.uuidString)"
+        case .ingredient, .item, .member: "\(record)"
+        }
+      for (key, value) in details { self.details["\(name) \(key)"] = value }
+    }
 
     var description: String {
       func short(_ uuid: UUID) -> Substring { uuid.uuidString.suffix(8) }
@@ -299,6 +324,7 @@ enum HouseholdModel: CRDTModel {
         "slots \(slots.map { "\($0.key)=\($0.value.map { short($0.uuid) })" }.sorted())",
         "containers \(containers.map { "\(short($0.key)) \($0.value)" }.sorted())",
         "items \(items)",
+        "details \(details.map { "\($0.key)=\($0.value.debugDescription)" }.sorted())",
       ]
       return parts.joined(separator: ", ")
     }
@@ -315,7 +341,7 @@ enum HouseholdModel: CRDTModel {
   static func makeInitial() -> HouseholdState { initialState }
 
   static func randomOperation(using random: inout SplitMix64) -> Operation {
-    switch random.int(in: 0..<152) {
+    switch random.int(in: 0..<160) {
     case 0..<4: .seedDefaults
     case 4..<14: .createCategory(random.pick(categoryNames))
     case 14..<20:
@@ -366,9 +392,22 @@ enum HouseholdModel: CRDTModel {
     case 144..<145: .renamePlan(random.pick(plans), to: random.pick(containerNames))
     case 145..<147: .reorderCategories(rotation: random.int(in: 0...7))
     case 147..<150: .deleteCategory(index: random.int(in: 0...7))
+    case 152..<160: randomDetailEdit(using: &random)
     // Dissolving ends a scenario's changes, so it is rare.
     default: random.chance(0.3) ? .dissolve : .importLegacy
     }
+  }
+
+  static func randomDetailEdit(using random: inout SplitMix64) -> Operation {
+    .editDetail(
+      random.pick(DetailEdit.allCases), index: random.int(in: 0...7),
+      randomDetailValue(using: &random))
+  }
+
+  static func randomDetailValue(using random: inout SplitMix64) -> DetailEdit.Value {
+    DetailEdit.Value(
+      count: Int64(random.int(in: 1...12)), flag: random.chance(0.5),
+      text: random.pick(detailTexts))
   }
 
   /// A category to pick by index among the shown ones, or none.
@@ -497,6 +536,8 @@ enum HouseholdModel: CRDTModel {
             known[index % known.count], to: slot, in: plan(of: slot), replacing: true)
         }
       case .clearSlot(let slot): try clear(slot, on: &device)
+      case .editDetail(let edit, let index, let value):
+        try performDetailEdit(edit, index: index, value, on: &device)
       case .reassign(let index, let slot):
         try clear(slot, on: &device)
         try performChecked(.assign(recipeIndex: index, slot: slot), on: &device)
@@ -652,6 +693,39 @@ enum HouseholdModel: CRDTModel {
     }
   }
 
+  /// Edits a detail of the record `index` picks, if the device shows one to pick: a slot, plan
+  /// or list it does not show must be refused with nothing changed.
+  static func performDetailEdit(
+    _ edit: DetailEdit, index: Int, _ value: DetailEdit.Value, on device: inout HouseholdReplica
+  ) throws(HouseholdError) {
+    let record: RecordKey
+    var refusal: HouseholdError?
+    switch edit.target {
+    case .category:
+      let keys = device.categories().map(\.key).sorted()
+      guard !keys.isEmpty else { return }
+      record = .category(keys[index % keys.count])
+    case .recipe:
+      guard let id = knownRecipe(index, on: device) else { return }
+      record = .recipe(id)
+    case .meal:
+      let slot = slots[index % slots.count]
+      record = .meal(slot)
+      if device.plannedMeal(slot) == nil { refusal = .emptySlot(slot) }
+    case .plan:
+      let id = plans[index % plans.count]
+      record = .plan(id)
+      if !device.mealPlans().contains(where: { $0.id == id }) { refusal = .unknownMealPlan(id) }
+    case .list:
+      let id = lists[index % lists.count]
+      record = .list(id)
+      if !device.weeklyLists().contains(where: { $0.id == id }) { refusal = .unknownList(id) }
+    }
+    try refusing(refusal, on: &device) { device throws(HouseholdError) in
+      try edit.perform(value, on: record, of: &device)
+    }
+  }
+
   /// The `index`-th category the device shows (in key order), `nil` for none, or `nil` and
   /// `false` when it shows none to pick.
   static func pickedCategory(_ index: Int?, on device: HouseholdReplica) -> (
@@ -713,6 +787,11 @@ enum HouseholdModel: CRDTModel {
     }
     for category in device.categories() {
       observation.categoryOrders[category.key] = category.sortOrder
+    }
+    for target in DetailEdit.Target.allCases {
+      for record in target.records(shownBy: device) {
+        observation.note(details: DetailEdit.writtenDetails(of: record, in: state), of: record)
+      }
     }
     for recipe in device.recipes() {
       observation.recipes[recipe.id] = Observation.recipe(

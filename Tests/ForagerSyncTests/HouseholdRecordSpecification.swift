@@ -18,6 +18,7 @@ extension HouseholdModel {
     case list(WeeklyListID)
     case plan(MealPlanID)
     case category(CategoryKey)
+    case meal(SlotKey)
   }
 
   /// An item: by id where an operation names it, and for the items a recipe adds (whose ids are
@@ -29,6 +30,8 @@ extension HouseholdModel {
 
   enum Field: Hashable {
     case text, template, category, checked, title, lines, name, order, scope
+    /// A detail a ``DetailEdit`` writes, by its key in the record's declaration.
+    case detail(String)
   }
 
   enum FieldValue: Equatable {
@@ -39,6 +42,8 @@ extension HouseholdModel {
     case lines([String])
     case order(Int64)
     case scope(SharingScope)
+    /// A detail's value, as ``DetailEdit/writes(_:at:)`` says it shows.
+    case shown(String)
   }
 
   /// What a device holds of a record: each field's last write, and each replica's uses.
@@ -75,6 +80,16 @@ extension HouseholdModel {
       if case .scope(let scope)? = self[.scope] { scope } else { .household }
     }
     var usageCount: UInt64 { uses.values.reduce(0, +) }
+    /// The details written, by key, each as it shows.
+    var details: [String: String] {
+      var result: [String: String] = [:]
+      for (field, write) in fields {
+        if case .detail(let key) = field, case .shown(let shown) = write.value {
+          result[key] = shown
+        }
+      }
+      return result
+    }
   }
 
   /// One event's write of one record.

@@ -1,4 +1,5 @@
 import CRDTTestSupport
+import ForagerSimulation
 import ForagerSync
 import SemanticCRDT
 
@@ -20,12 +21,18 @@ extension HouseholdModel {
     private var views: [Int: Categories] = [:]
     private var targets: [Int: GroceryItemID?] = [:]
     private var categoryEffects: [Int: CategoryEffect] = [:]
+    private var shownSlots: [Int: [SlotKey: [RecipeID]]] = [:]
     private var templateCategoryWrites: [Int: [IngredientKey: (HybridTimestamp, CategoryKey?)]] =
       [:]
     private var records: RecordHistory!
 
-    init(_ events: History) {
+    /// The specification this one answers a question of, if any: what a device showed
+    /// depends on the events alone, so they share their answers.
+    private unowned let root: Specification?
+
+    init(_ events: History, root: Specification? = nil) {
       self.events = events
+      self.root = root
       byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
       var itemLists = Dictionary(uniqueKeysWithValues: Legacy.items.map { ($0.id, Legacy.list) })
       for event in events {
@@ -55,6 +62,60 @@ extension HouseholdModel {
     }
 
     // MARK: What a device showed
+
+    /// The slots the event's device showed a meal in, with their recipes.
+    func slotsShown(to event: Event<Operation>) -> [SlotKey: [RecipeID]] {
+      if let root { return root.slotsShown(to: event) }
+      if let known = shownSlots[event.id] { return known }
+      let result = Specification(seen(by: event), root: self).slotSpecification()
+      shownSlots[event.id] = result
+      return result
+    }
+
+    /// The record a detail edit changed, if its device showed one to pick (see
+    /// ``HouseholdModel/performDetailEdit(_:index:_:on:)``).
+    func detailRecord(of event: Event<Operation>) -> RecordRef? {
+      guard case .editDetail(let edit, let index, _) = event.operation else { return nil }
+      let history = seen(by: event)
+      switch edit.target {
+      case .category: return categoryEffect(of: event).writes.first.map { .category($0) }
+      case .recipe: return knownRecipe(index, by: event).map { .recipe($0.id) }
+      case .meal:
+        let slot = slots[index % slots.count]
+        return slotsShown(to: event)[slot] == nil ? nil : .meal(slot)
+      case .plan:
+        let plan = plans[index % plans.count]
+        return planIsPresent(plan, in: history) ? .plan(plan) : nil
+      case .list:
+        let list = lists[index % lists.count]
+        return listIsPresent(list, in: history) ? .list(list) : nil
+      }
+    }
+
+    /// What an assignment did to its slot's meal record: the slot, and whether it wrote the
+    /// meal anew (its device showed none there, or cleared it first), removing what the device
+    /// held of it; `nil` when it assigned nothing.
+    func mealWrite(of event: Event<Operation>) -> (slot: SlotKey, anew: Bool)? {
+      let index: Int
+      let slot: SlotKey
+      switch event.operation {
+      case .assign(let assigned, let assignedSlot), .assignIfFree(let assigned, let assignedSlot),
+        .reassign(let assigned, let assignedSlot):
+        (index, slot) = (assigned, assignedSlot)
+      default: return nil
+      }
+      let history = seen(by: event)
+      let known = shownRecipes(in: history).map(\.id)
+      guard planIsPresent(plan(of: slot), in: history), !known.isEmpty else { return nil }
+      let shown = slotsShown(to: event)[slot]
+      if case .reassign = event.operation { return (slot, true) }
+      if case .assignIfFree = event.operation, let winner = shown?.first,
+        winner != known[index % known.count]
+      {
+        return nil  // Occupied: nothing changes.
+      }
+      return (slot, shown == nil)
+    }
 
     func listIsPresent(_ list: WeeklyListID, in history: History) -> Bool {
       list == Legacy.list
@@ -249,7 +310,16 @@ extension HouseholdModel {
           [.list(deleted)]
             + itemRefs(in: history).filter { list(of: $0) == deleted }.map { .item($0) })
       case .deletePlan(let plan) where planIsPresent(plan, in: history):
-        return [.plan(plan)]
+        // With the plan goes the meal of its slot.
+        return [.plan(plan), .meal(slots[plans.firstIndex(of: plan)!])]
+      case .clearSlot(let slot), .reassign(_, let slot):
+        return [.meal(slot)]
+      // Creating a list or plan under an id the device holds writes it anew.
+      case .createList(let id): return [.list(id)]
+      case .createPlan(let id): return [.plan(id)]
+      case .assign, .assignIfFree:
+        // A meal written anew replaces every write of it the device held.
+        return mealWrite(of: event).flatMap { $0.anew ? [.meal($0.slot)] : nil } ?? []
       case .renameCategory, .deleteCategory:
         return categoryEffect(of: event).removes.map { [.category($0)] } ?? []
       default:
@@ -375,7 +445,17 @@ extension HouseholdModel {
           write.uses = [Legacy.recipe.replica: Legacy.recipe.uses]
           result[.recipe(Legacy.recipe.id)] = write
         }
+      case .editDetail(let edit, _, let value):
+        if let record = detailRecord(of: event) {
+          result[record] = RecordWrite(
+            fields: edit.writes(value, at: tick(1)).map {
+              (.detail($0.key), .shown($0.shown), tick(1))
+            })
+        }
       default: break
+      }
+      if let (slot, anew) = mealWrite(of: event) {
+        result[.meal(slot)] = RecordWrite(start: anew ? .empty : .current)
       }
       for (key, write) in categoryWrites(of: event) { result[.category(key)] = write }
       return result
@@ -531,6 +611,20 @@ extension HouseholdModel {
               deleted: { if case .removeGuest(guest) = $0 { true } else { false } })
           })
       observation.slots = slotSpecification()
+      func noteDetails(of record: RecordRef, as key: RecordKey) {
+        observation.note(details: records.value(of: record, in: events)?.details ?? [:], of: key)
+      }
+      for key in categories.live { noteDetails(of: .category(key), as: .category(key)) }
+      for recipe in shownRecipes(in: events) {
+        noteDetails(of: .recipe(recipe.id), as: .recipe(recipe.id))
+      }
+      for slot in observation.slots.keys { noteDetails(of: .meal(slot), as: .meal(slot)) }
+      for plan in plans where planIsPresent(plan, in: events) {
+        noteDetails(of: .plan(plan), as: .plan(plan))
+      }
+      for list in lists where listIsPresent(list, in: events) {
+        noteDetails(of: .list(list), as: .list(list))
+      }
       observation.items.sort()
       return observation
     }
@@ -564,6 +658,10 @@ extension HouseholdModel {
         case .reassign(_, let slot) where assignable(slot, by: event).isEmpty:
           return clearing(slot, as: event)
         case .reassign: return event
+        // An edit of a meal's detail writes the meal as its device held it: concurrent with
+        // a clearing, it keeps the meal and its recipes.
+        case .editDetail(let edit, _, _) where edit.target == .meal:
+          return detailRecord(of: event) == nil ? nil : event
         default: return nil
         }
       }
@@ -574,6 +672,7 @@ extension HouseholdModel {
           case .assign(_, let slot), .assignIfFree(_, let slot), .clearSlot(let slot),
             .reassign(_, let slot):
             slot.rawValue
+          case .editDetail(_, let index, _): slots[index % slots.count].rawValue
           default: ""
           }
         },
@@ -583,6 +682,7 @@ extension HouseholdModel {
           let slot: SlotKey
           var past = past
           switch event.operation {
+          case .editDetail: return past
           case .assign(let assigned, let assignedSlot),
             .assignIfFree(let assigned, let assignedSlot):
             (index, slot) = (assigned, assignedSlot)
@@ -714,6 +814,9 @@ extension HouseholdModel {
     case .reorderCategories: result.writes = Set(shown)
     case .deleteCategory(let index) where !shown.isEmpty:
       result.removes = shown[index % shown.count]
+    // An edit of a detail writes the category: concurrent with a deletion, it keeps it.
+    case .editDetail(let edit, let index, _) where edit.target == .category && !shown.isEmpty:
+      result.writes = [shown[index % shown.count]]
     default: break
     }
     return result
