@@ -6,7 +6,7 @@ extension Simulation {
   /// or spelling, an item's line or category, a recipe, a list's or plan's name; removes an
   /// item or a recipe; reorders or deletes a category; changes who sees a record.
   mutating func editRecord(on index: Int) {
-    switch random.int(in: 0..<24) {
+    switch random.int(in: 0..<30) {
     case 0..<3: recategorizeIngredient(on: index)
     case 3..<5: respellIngredient(on: index)
     case 5..<8: editItem(on: index)
@@ -17,8 +17,44 @@ extension Simulation {
     case 16..<18: renameContainer(on: index)
     case 18..<21: reorderCategories(on: index)
     case 21..<22: deleteCategory(on: index)
-    default: setSharingScope(on: index)
+    case 22..<24: setSharingScope(on: index)
+    default: editDetail(on: index)
     }
+  }
+
+  /// Edits one of the details the app's design gives a record (a recipe's instructions, a
+  /// meal's notes, a plan's days, a category's color; the one list is ``DetailEdit``), of a
+  /// record the device shows; a meal in a slot it shows empty must be refused.
+  mutating func editDetail(on index: Int) {
+    let household = devices[index].household
+    let edit = random.pick(DetailEdit.allCases)
+    let value = DetailEdit.Value(
+      count: Int64(random.int(in: 1...12)), flag: random.chance(0.5),
+      text: random.pick(random.pick(Vocabulary.ingredients)))
+    let record: RecordKey?
+    switch edit.target {
+    case .category: record = categoryOrNone(on: index).map(RecordKey.category)
+    case .recipe:
+      record = pickPresent(created[household].recipes, on: index, \.recipes).map(RecordKey.recipe)
+    case .plan:
+      record = pickPresent(created[household].plans, on: index, \.plans).map(RecordKey.plan)
+    case .list:
+      record = pickPresent(created[household].lists, on: index, \.lists).map(RecordKey.list)
+    case .meal:
+      let slot = random.pick(Vocabulary.slots)
+      guard replica(index).plannedMeal(slot) != nil else {
+        return expectRefusal(index, .emptySlot(slot)) { replica throws(HouseholdError) in
+          try edit.perform(value, on: .meal(slot), of: &replica)
+        }
+      }
+      record = .meal(slot)
+    }
+    guard let record else { return }
+    attempt(index) { replica throws(HouseholdError) in
+      try edit.perform(value, on: record, of: &replica)
+    }
+    commit(
+      index, "\(edit) \(record)", edit.keys.map { .field(FieldRef(record: record, key: $0)) })
   }
 
   /// A category the device shows, or none (about one time in four).
@@ -185,6 +221,7 @@ extension Simulation {
       categoryOrNone(on: index).map(RecordKey.category),
       pickPresent(created[household].recipes, on: index, \.recipes).map(RecordKey.recipe),
       pickShownItem(created[household].items, on: index).map(RecordKey.item),
+      random.element(of: replica(index).plannedMeals()).map { RecordKey.meal($0.slot) },
     ]
     guard let record = random.pick(candidates) else { return }
     let scope: SharingScope = random.chance(0.5) ? .ownerOnly : .household

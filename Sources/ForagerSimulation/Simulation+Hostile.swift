@@ -63,8 +63,11 @@ extension Simulation {
     let household = random.int(in: 0..<configuration.households)
     let up = householdDevices[household].filter { devices[$0].isUp }
     guard let victim = up.isEmpty ? nil : random.pick(up) else { return }
-    let act = random.pick(
-      HostileAct.acts(for: configuration.transport, storage: configuration.storage))
+    var acts = HostileAct.acts(for: configuration.transport, storage: configuration.storage)
+    if let exposing = configuration.fault?.exposingActs, acts.contains(where: exposing.contains) {
+      acts.removeAll { !exposing.contains($0) }
+    }
+    let act = random.pick(acts)
     report.hostileActs[act.rawValue, default: 0] += 1
     switch act {
     case .forgedClaims:

@@ -314,9 +314,15 @@ extension Simulation {
       expectRefusal(index, .slotOccupied(slot, by: occupant, title: title)) {
         replica throws(HouseholdError) in try replica.assignRecipe(recipe, to: slot)
       }
-    } else {
+    }
+    // Half the meals go into a plan the device shows, which deleting the plan deletes.
+    let household = devices[index].household
+    let plan =
+      occupant == nil && random.chance(0.5)
+      ? pickPresent(created[household].plans, on: index, \.plans) : nil
+    if occupant == nil {
       attempt(index) { replica throws(HouseholdError) in
-        try replica.assignRecipe(recipe, to: slot, replacing: replacing)
+        try replica.assignRecipe(recipe, to: slot, in: plan, replacing: replacing)
       }
     }
     devices[index].legacy.assign(
@@ -324,8 +330,12 @@ extension Simulation {
     if occupant != nil { return commit(index, "finds \(slot) occupied", []) }
     // An assignment replaces every assignment of the slot its device had seen.
     commit(
-      index, "assigns \(RecordKey.recipe(recipe)) to \(slot)\(replacing ? ", replacing" : "")",
-      [.assignment(slot, recipe)], removing: [.meal(slot)])
+      index,
+      "assigns \(RecordKey.recipe(recipe)) to \(slot)"
+        + (plan.map { " in \(RecordKey.plan($0))" } ?? "") + (replacing ? ", replacing" : ""),
+      [.assignment(slot, recipe)]
+        + (plan == nil ? [] : [.field(FieldRef(record: .meal(slot), key: "plan"))]),
+      removing: [.meal(slot)])
   }
 
   /// Clears a slot and assigns it again: the meal is created anew while other devices may be

@@ -145,4 +145,17 @@ package enum SimulationFault: String, CaseIterable, Hashable, Sendable {
   /// Foundation's synthesized decoding does) would: without the maps of record kinds a newer
   /// build added (mixed-versions scenario, message transport).
   case olderBuildDropsCarriedMaps
+
+  /// The hostile acts that expose the bug, which the hostile peer plays alone while it is
+  /// injected (those its transport and storage allow), so that a run reaches the bug whatever
+  /// the workload draws; `nil` for a bug the workload exposes by itself.
+  var exposingActs: Set<HostileAct>? {
+    switch self {
+    case .trustsForgedClaims: [.forgedClaims]
+    case .appendsAfterDamagedJournal: [.cutJournal, .damagedLine, .diskFault]
+    case .mergeIgnoresIngredients, .restartKeepsReplicaID, .damagesFileOnRestart,
+      .olderBuildDropsCarriedMaps:
+      nil
+    }
+  }
 }

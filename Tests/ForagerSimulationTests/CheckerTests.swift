@@ -89,28 +89,49 @@ import Testing
 
   /// A device that appends to its folder journal without checking it, as before the check:
   /// after the hostile peer cuts it or appends junk, the device's later lines sit behind
-  /// damage every reader stops at.
-  @Test func appendingAfterADamagedJournalHidesLaterEdits() {
-    var configuration = HostileSimulationTests.heavyFolderRun(seed: 1)
-    configuration.fault = .appendsAfterDamagedJournal
-    let failed = Self.failedInvariants(of: configuration)
+  /// damage every reader stops at. Its next snapshot mends that, and devices of a folder
+  /// write snapshots often (after every full state they merge), so few runs end with a line
+  /// still hidden: about one seed in sixteen, even with the hostile peer playing only the acts
+  /// that expose the bug. The test looks for one among the first sixteen.
+  @Test func appendingAfterADamagedJournalHidesLaterEdits() throws {
+    let (seed, failed) = try #require(
+      Self.firstFailing(seeds: 1...16) { seed in
+        var configuration = HostileSimulationTests.heavyFolderRun(seed: seed)
+        configuration.fault = .appendsAfterDamagedJournal
+        return configuration
+      }, "no seed of 16 ends with a hidden line")
     #expect(
       failed.contains("replicas of a household are equal (byte-identical encoded states)"),
-      "\(failed)")
-    configuration.fault = nil
-    let sound = Simulation.run(configuration)
+      "seed \(seed): \(failed)")
+    // The same run without the bug holds, and met damaged journals.
+    let sound = Simulation.run(HostileSimulationTests.heavyFolderRun(seed: seed))
     #expect(sound.holds, "\(sound.text)")
     #expect(sound.defences.damagedJournals > 0)
   }
 
   /// The same bug on a device's own file (files storage): after a save a disk fault stopped
   /// part-way, the next line follows the fragment, and the file no longer opens as it was
-  /// saved.
-  @Test func appendingAfterAFailedSaveLosesTheFile() {
-    var configuration = HostileSimulationTests.filesRun(seed: 2)
-    configuration.fault = .appendsAfterDamagedJournal
-    let failed = Self.failedInvariants(of: configuration)
-    #expect(failed.contains { $0.hasPrefix("every device opens its file") }, "\(failed)")
+  /// saved. Three seeds in four reach it.
+  @Test func appendingAfterAFailedSaveLosesTheFile() throws {
+    let (seed, failed) = try #require(
+      Self.firstFailing(seeds: 1...8) { seed in
+        var configuration = HostileSimulationTests.filesRun(seed: seed)
+        configuration.fault = .appendsAfterDamagedJournal
+        return configuration
+      }, "no seed of 8 ends with a file that does not open")
+    #expect(
+      failed.contains { $0.hasPrefix("every device opens its file") }, "seed \(seed): \(failed)")
+  }
+
+  /// The first of `seeds` whose run fails, with the names of the invariants it fails.
+  static func firstFailing(
+    seeds: ClosedRange<UInt64>, _ configuration: (UInt64) -> SimulationConfiguration
+  ) -> (seed: UInt64, failed: [String])? {
+    for seed in seeds {
+      let report = Simulation.run(configuration(seed))
+      if !report.holds { return (seed, report.invariants.filter { !$0.holds }.map(\.name)) }
+    }
+    return nil
   }
 
   /// The names of the invariants a run of `configuration` fails, which must be some.
