@@ -1,3 +1,4 @@
+import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
 
@@ -50,19 +51,10 @@ extension HouseholdState: JSONCodable {
   package static func readFindingGreatestTimestamp(
     from reader: inout JSONReader
   ) throws(JSONError) -> (state: HouseholdState, greatestTimestamp: HybridTimestamp?) {
-    var householdID: HouseholdID?
-    var normalizerVersion: NormalizerVersion?
-    var owner: LWWRegister<MemberID?>?
-    var dissolved: LWWRegister<Bool>?
-    var members: ORMap<MemberID, Member>?
-    var categories: ORMap<CategoryKey, GroceryCategory>?
-    var ingredients: ORMap<IngredientKey, IngredientTemplate>?
-    var recipes: ORMap<RecipeID, Recipe>?
-    var lists: ORMap<WeeklyListID, WeeklyList>?
-    var items: ORMap<GroceryItemID, GroceryListItem>?
-    var plans: ORMap<MealPlanID, MealPlan>?
-    var meals: ORMap<SlotKey, PlannedMeal>?
-    var moves: ORMap<CategoryKey, LWWRegister<CategoryKey>>?
+    // Every key but `categoryMoves` is required (`fields`), so each part is read over the
+    // empty state's.
+    var state = HouseholdState(
+      householdID: HouseholdID(uuid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))))
     var carried: [String: ORMap<CarriedKey, CarriedRecord>] = [:]
     // The greatest of the record maps' stamps; `registersGreatestTimestamp` adds the rest.
     var greatest: HybridTimestamp?
@@ -70,37 +62,26 @@ extension HouseholdState: JSONCodable {
       Self.fields,
       { reader, field throws(JSONError) in
         switch field {
-        case .categories: try reader.read(into: &categories, greatest: &greatest)
-        case .dissolved: try reader.read(into: &dissolved)
-        case .householdID: try reader.read(into: &householdID)
-        case .ingredients: try reader.read(into: &ingredients, greatest: &greatest)
-        case .items: try reader.read(into: &items, greatest: &greatest)
-        case .lists: try reader.read(into: &lists, greatest: &greatest)
-        case .meals: try reader.read(into: &meals, greatest: &greatest)
-        case .members: try reader.read(into: &members, greatest: &greatest)
-        case .normalizerVersion: try reader.read(into: &normalizerVersion)
-        case .owner: try reader.read(into: &owner)
-        case .plans: try reader.read(into: &plans, greatest: &greatest)
-        case .recipes: try reader.read(into: &recipes, greatest: &greatest)
+        case .categories: try reader.read(into: &state.categories, greatest: &greatest)
+        case .dissolved: state.dissolved = try reader.read(LWWRegister<Bool>.self)
+        case .householdID: state.householdID = try reader.read(HouseholdID.self)
+        case .ingredients: try reader.read(into: &state.ingredients, greatest: &greatest)
+        case .items: try reader.read(into: &state.items, greatest: &greatest)
+        case .lists: try reader.read(into: &state.lists, greatest: &greatest)
+        case .meals: try reader.read(into: &state.meals, greatest: &greatest)
+        case .members: try reader.read(into: &state.members, greatest: &greatest)
+        case .normalizerVersion: state.normalizerVersion = try reader.read(NormalizerVersion.self)
+        case .owner: state.owner = try reader.read(LWWRegister<MemberID?>.self)
+        case .plans: try reader.read(into: &state.plans, greatest: &greatest)
+        case .recipes: try reader.read(into: &state.recipes, greatest: &greatest)
         // The one optional member (see `write(to:)`).
-        case .categoryMoves: try reader.read(into: &moves)
+        case .categoryMoves:
+          state.moves = try reader.read(ORMap<CategoryKey, LWWRegister<CategoryKey>>.self)
         }
       },
       unknown: { reader, key throws(JSONError) in
         try reader.readCarriedMap(key, into: &carried, greatest: &greatest)
       })
-    var state = HouseholdState(householdID: householdID!, normalizerVersion: normalizerVersion!)
-    state.owner = owner!
-    state.dissolved = dissolved!
-    state.members = members!
-    state.categories = categories!
-    state.ingredients = ingredients!
-    state.recipes = recipes!
-    state.lists = lists!
-    state.items = items!
-    state.plans = plans!
-    state.meals = meals!
-    if let moves { state.moves = moves }
     for (name, map) in carried { state[carried: name] = map }
     return (state, [greatest, state.registersGreatestTimestamp].compactMap { $0 }.max())
   }
@@ -124,7 +105,7 @@ extension JSONReader {
   /// Reads a map into `slot` as ``read(into:)`` does, and raises `greatest` to the map's
   /// greatest timestamp.
   fileprivate mutating func read<Key, Record>(
-    into slot: inout ORMap<Key, Record>?, greatest: inout HybridTimestamp?
+    into slot: inout ORMap<Key, Record>, greatest: inout HybridTimestamp?
   ) throws(JSONError) where Key: JSONReadable, Record: JSONReadable & HybridTimestamped {
     let read = try ORMap<Key, Record>.readFindingGreatestTimestamp(from: &self)
     slot = read.map
@@ -145,7 +126,7 @@ extension JSONReader {
     let offset = self.offset
     guard CarriedMapName.isMap(key) else { throw JSONError(.unknownKey(key), at: offset) }
     guard maps[key] == nil else { throw JSONError(.duplicateKey(key), at: offset) }
-    var map: ORMap<CarriedKey, CarriedRecord>?
+    var map = ORMap<CarriedKey, CarriedRecord>()
     try read(into: &map, greatest: &greatest)
     maps[key] = map
   }

@@ -26,49 +26,58 @@ extension HouseholdState {
   }
 
   /// Decodes a state as the fast codec reads one: every key of this build's required (but
-  /// `categoryMoves`), a carried map's read if its key names one, any other key refused.
+  /// `categoryMoves`), a carried map's read if its key names one, any other key refused. The
+  /// maps are decoded by a visitor of `forEachMap(_:carrying:)`, the one list of them.
   public init(from decoder: any Decoder) throws {
     let known = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
+    var state = HouseholdState(
       householdID: try known.decode(HouseholdID.self, forKey: .householdID),
       normalizerVersion: try known.decode(NormalizerVersion.self, forKey: .normalizerVersion))
-    owner = try known.decode(LWWRegister<MemberID?>.self, forKey: .owner)
-    dissolved = try known.decode(LWWRegister<Bool>.self, forKey: .dissolved)
-    members = try known.decode(ORMap<MemberID, Member>.self, forKey: .members)
-    categories = try known.decode(ORMap<CategoryKey, GroceryCategory>.self, forKey: .categories)
-    ingredients = try known.decode(
-      ORMap<IngredientKey, IngredientTemplate>.self, forKey: .ingredients)
-    recipes = try known.decode(ORMap<RecipeID, Recipe>.self, forKey: .recipes)
-    lists = try known.decode(ORMap<WeeklyListID, WeeklyList>.self, forKey: .lists)
-    items = try known.decode(ORMap<GroceryItemID, GroceryListItem>.self, forKey: .items)
-    plans = try known.decode(ORMap<MealPlanID, MealPlan>.self, forKey: .plans)
-    meals = try known.decode(ORMap<SlotKey, PlannedMeal>.self, forKey: .meals)
+    state.owner = try known.decode(LWWRegister<MemberID?>.self, forKey: .owner)
+    state.dissolved = try known.decode(LWWRegister<Bool>.self, forKey: .dissolved)
     if let moves = try known.decodeIfPresent(
       ORMap<CategoryKey, LWWRegister<CategoryKey>>.self, forKey: .categoryMoves)
     {
-      self.moves = moves
+      state.moves = moves
     }
-    try Self.decodeCarried(from: decoder, known: CodingKeys.self) { key, container in
-      self[carried: key.stringValue] = try container.decode(
-        ORMap<CarriedKey, CarriedRecord>.self, forKey: key)
+    struct Maps: HouseholdMapVisitor {
+      var state: HouseholdState
+      let container: KeyedDecodingContainer<FieldCodingKey>
+      var failure: (any Error)?
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        guard failure == nil else { return }
+        do {
+          state[keyPath: map.records] = try container.decode(
+            ORMap<Record.Key, Record>.self, forKey: FieldCodingKey(map.field))
+        } catch {
+          failure = error
+        }
+      }
     }
+    var maps = Maps(
+      state: state, container: try decoder.container(keyedBy: FieldCodingKey.self))
+    Self.forEachMap(
+      &maps, carrying: try Self.carriedKeys(of: decoder, known: CodingKeys.self))
+    if let failure = maps.failure { throw failure }
+    self = maps.state
   }
 
-  /// Calls `body` with each key of `decoder`'s object that is not one of `known`, once it has
-  /// checked that the key names a carried map.
-  static func decodeCarried<Known: CodingKey>(
-    from decoder: any Decoder, known: Known.Type,
-    _ body: (FieldCodingKey, KeyedDecodingContainer<FieldCodingKey>) throws -> Void
-  ) throws {
+  /// The keys of `decoder`'s object that are not one of `known`, each checked to name a
+  /// carried map (ADR 0037), in order.
+  static func carriedKeys<Known: CodingKey>(of decoder: any Decoder, known: Known.Type) throws
+    -> [String]
+  {
     let all = try decoder.container(keyedBy: FieldCodingKey.self)
+    var result: [String] = []
     for key in all.allKeys where Known(stringValue: key.stringValue) == nil {
       guard CarriedMapName.isMap(key.stringValue) else {
         throw DecodingError.dataCorruptedError(
           forKey: key, in: all,
           debugDescription: "key \"\(key.stringValue)\" is not part of this format")
       }
-      try body(key, all)
+      result.append(key.stringValue)
     }
+    return result.sorted()
   }
 }
 
@@ -92,21 +101,30 @@ extension HouseholdVersion {
 
   public init(from decoder: any Decoder) throws {
     let known = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      owner: try known.decode(HybridTimestamp.self, forKey: .owner),
-      dissolved: try known.decode(HybridTimestamp.self, forKey: .dissolved),
-      categoryMoves: try known.decode(VersionVector.self, forKey: .categoryMoves))
-    members = try known.decode(VersionVector.self, forKey: .members)
-    categories = try known.decode(VersionVector.self, forKey: .categories)
-    ingredients = try known.decode(VersionVector.self, forKey: .ingredients)
-    recipes = try known.decode(VersionVector.self, forKey: .recipes)
-    lists = try known.decode(VersionVector.self, forKey: .lists)
-    items = try known.decode(VersionVector.self, forKey: .items)
-    plans = try known.decode(VersionVector.self, forKey: .plans)
-    meals = try known.decode(VersionVector.self, forKey: .meals)
-    try HouseholdState.decodeCarried(from: decoder, known: CodingKeys.self) { key, container in
-      self[carried: key.stringValue] = try container.decode(VersionVector.self, forKey: key)
+    struct Maps: HouseholdMapVisitor {
+      var version: HouseholdVersion
+      let container: KeyedDecodingContainer<FieldCodingKey>
+      var failure: (any Error)?
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        guard failure == nil else { return }
+        do {
+          version[keyPath: map.version] = try container.decode(
+            VersionVector.self, forKey: FieldCodingKey(map.field))
+        } catch {
+          failure = error
+        }
+      }
     }
+    var maps = Maps(
+      version: HouseholdVersion(
+        owner: try known.decode(HybridTimestamp.self, forKey: .owner),
+        dissolved: try known.decode(HybridTimestamp.self, forKey: .dissolved),
+        categoryMoves: try known.decode(VersionVector.self, forKey: .categoryMoves)),
+      container: try decoder.container(keyedBy: FieldCodingKey.self))
+    HouseholdState.forEachMap(
+      &maps, carrying: try HouseholdState.carriedKeys(of: decoder, known: CodingKeys.self))
+    if let failure = maps.failure { throw failure }
+    self = maps.version
   }
 }
 

@@ -23,19 +23,26 @@ extension HouseholdVersion: JSONCodable {
   }
 
   public init(from reader: inout JSONReader) throws(JSONError) {
-    var owner: HybridTimestamp?
-    var dissolved: HybridTimestamp?
-    var vectors: [CodingKeys: VersionVector] = [:]
+    // Every key is required (`fields`), so each part is read over the empty version's.
+    var version = HouseholdVersion(
+      owner: HouseholdState.genesis, dissolved: HouseholdState.genesis,
+      categoryMoves: VersionVector())
     var carried: [String: VersionVector] = [:]
     try reader.readObject(
       Self.fields,
       { reader, field throws(JSONError) in
         switch field {
-        case .owner: try reader.read(into: &owner)
-        case .dissolved: try reader.read(into: &dissolved)
-        case .members, .categories, .ingredients, .recipes, .lists, .items, .plans, .meals,
-          .categoryMoves:
-          vectors[field] = try reader.read(VersionVector.self)
+        case .owner: version.owner = try reader.read(HybridTimestamp.self)
+        case .dissolved: version.dissolved = try reader.read(HybridTimestamp.self)
+        case .members: version.members = try reader.read(VersionVector.self)
+        case .categories: version.categories = try reader.read(VersionVector.self)
+        case .ingredients: version.ingredients = try reader.read(VersionVector.self)
+        case .recipes: version.recipes = try reader.read(VersionVector.self)
+        case .lists: version.lists = try reader.read(VersionVector.self)
+        case .items: version.items = try reader.read(VersionVector.self)
+        case .plans: version.plans = try reader.read(VersionVector.self)
+        case .meals: version.meals = try reader.read(VersionVector.self)
+        case .categoryMoves: version.categoryMoves = try reader.read(VersionVector.self)
         }
       },
       unknown: { reader, key throws(JSONError) in
@@ -44,17 +51,8 @@ extension HouseholdVersion: JSONCodable {
         guard carried[key] == nil else { throw JSONError(.duplicateKey(key), at: offset) }
         carried[key] = try reader.read(VersionVector.self)
       })
-    // Every key is required, so each slot is filled.
-    self.init(owner: owner!, dissolved: dissolved!, categoryMoves: vectors[.categoryMoves]!)
-    members = vectors[.members]!
-    categories = vectors[.categories]!
-    ingredients = vectors[.ingredients]!
-    recipes = vectors[.recipes]!
-    lists = vectors[.lists]!
-    items = vectors[.items]!
-    plans = vectors[.plans]!
-    meals = vectors[.meals]!
-    for (name, version) in carried { self[carried: name] = version }
+    for (name, vector) in carried { version[carried: name] = vector }
+    self = version
   }
 
   static let fields = JSONFields<CodingKeys>()

@@ -126,10 +126,11 @@ package protocol HouseholdMapVisitor {
 extension HouseholdState {
   /// Calls `visitor` with each of the household's maps, in the model's order, then with each
   /// map of a record kind a newer build added that is named in `carried` (ADR 0037): **the one
-  /// list of the maps**. Merge, delta, version, comparison, invariants, counts, the encoder,
-  /// inspection, diff and the simulator's checks are visitors of it, so a new record kind is
-  /// added here once (and to the stored properties, their coding keys, ``HouseholdVersion``
-  /// and the decoder's switch, which the compiler checks).
+  /// list of the maps**. Merge, delta, version, comparison, invariants, counts, the encoders,
+  /// Foundation's decoders, inspection, diff and the simulator's checks are visitors of it, so
+  /// a new record kind is added here once, and to the stored properties of the state and of
+  /// ``HouseholdVersion`` (which a test checks against this list), their coding keys and the
+  /// fast readers' switches (which the compiler checks).
   ///
   /// `carried` names the carried maps of the states the operation reads: one state's
   /// (``carriedMapNames``), or two states' together (``carriedMapNames(with:)``). The owner and

@@ -16,7 +16,7 @@ internal import SharedSupport
 /// and this type's own `merge` leaves `self` unchanged when given one.
 public struct HouseholdState: Equatable, Codable, Sendable {
   /// The household every record belongs to.
-  public let householdID: HouseholdID
+  public internal(set) var householdID: HouseholdID
   /// The normalizer rules the semantic keys were computed with.
   public internal(set) var normalizerVersion: NormalizerVersion
   package var owner: LWWRegister<MemberID?>
