@@ -128,6 +128,22 @@ try await tablet.edit { household in
   _ = try household.addItem("Lemons", to: list)  // the same template as the phone's lemons
 }
 
+// Still offline, each edits other details of the same records: every detail is its own
+// last-writer-wins register, so all of them survive the sync, not one device's whole record.
+try await phone!.edit { household in
+  try household.setNotes("Double the basil.", ofMealIn: tonight)
+  try household.setFavorite(true, ofRecipe: pizza)
+  try household.setColor("#2E7D32", ofCategory: CategoryKey(normalizing: "Produce"))
+  try household.setActive(true, ofPlan: plan)
+}
+try await tablet.edit { household in
+  try household.setServings(4, ofMealIn: tonight)
+  try household.setScaleFactor(2, ofMealIn: tonight)
+  try household.setServings(2, ofRecipe: pizza)
+  try household.setSourceURL(URL(string: "https://example.com/margherita"), ofRecipe: pizza)
+  try household.setNotes("Market on Saturday.", ofList: list)
+}
+
 // MARK: A relaunch of the phone, then both syncs
 
 try await phone!.flush()
@@ -189,6 +205,21 @@ let dinner = phoneView.plannedMeal(tonight)
 check(
   Set([dinner?.recipe].compactMap { $0 } + (dinner?.conflictingRecipes ?? [])) == [pizza, soup],
   "lost a choice")
+print(
+  "tonight: \(dinner?.notes ?? "") for \(dinner?.servings ?? 0), "
+    + "\(dinner?.scaleFactor ?? 0)× the recipe")
+check(
+  dinner?.notes == "Double the basil." && dinner?.servings == 4 && dinner?.scaleFactor == 2,
+  "a detail of tonight's dinner was lost")
+check(
+  pizzaRecipe?.isFavorite == true && pizzaRecipe?.servings == 2
+    && pizzaRecipe?.sourceURL?.absoluteString == "https://example.com/margherita",
+  "a detail of the pizza was lost")
+check(
+  phoneView.category(CategoryKey(normalizing: "Produce"))?.displayColor == "#2E7D32"
+    && phoneView.weeklyLists().first { $0.id == list }?.notes == "Market on Saturday."
+    && phoneView.mealPlans().first { $0.id == plan }?.isActive == true,
+  "a detail of a category, list or plan was lost")
 
 follower.cancel()
 let told = await follower.value
