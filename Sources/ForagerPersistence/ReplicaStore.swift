@@ -268,10 +268,12 @@ public struct ReplicaStore: Sendable {
   ) throws(StoreError) -> Bool {
     guard let journal else { return false }
     var replayed = false
+    var claimed: Set<ReplicaID> = []
     for entry in journal.entries where entry.sequence > sequence {
       do {
         try replica.replay(
-          entry.delta, clockReading: entry.clock.map { ($0.wallMilliseconds, $0.logical) })
+          entry.delta, clockReading: entry.clock.map { ($0.wallMilliseconds, $0.logical) },
+          claimed: &claimed)
       } catch {
         switch error {
         case .massRemoval, .removesOwnerOrEveryMember, .tooManyReplicas, .tooManyIntervals:
@@ -284,6 +286,7 @@ public struct ReplicaStore: Sendable {
       position.sequence = entry.sequence
       replayed = true
     }
+    replica.answerReplayedClaims(claimed)
     return replayed
   }
 

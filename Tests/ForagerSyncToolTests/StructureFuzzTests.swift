@@ -155,17 +155,16 @@ struct StructureFuzzTests {
     try fuzzJournal(seed: seed, iterations: iterations)
   }
 
-  /// A counterexample this fuzzer found (2026-11-27), not yet fixed: case 80 forges, in a line
-  /// of the device's own journal, a claim of 2³⁵ writes of its first incarnation. The open
-  /// accepts it and reissues that incarnation's records (ADR 0029) under the new one; the
-  /// reopen after a save reissues them again, under a third incarnation, concurrently with the
-  /// second's reissue: every launch writes the records again, and the reopened household is
-  /// not the one saved. Kept as a known issue so that its fix turns this test red until the
-  /// `withKnownIssue` is removed.
+  /// A counterexample this fuzzer found (2026-11-27): case 80 forges, in a line of the
+  /// device's own journal, a claim of 2³⁵ writes of its first incarnation. The open answered
+  /// it (ADR 0029) as it replayed that line, reissuing the incarnation's records under the new
+  /// one; the reopen after a save replayed the claim again and reissued them again, under a
+  /// third incarnation, concurrently with the second's reissue: every launch wrote the records
+  /// again, and the reopened household was not the one saved. Claims found in the journal are
+  /// now answered once, after its last line, when the later lines already hold the records
+  /// written again.
   @Test func aForgedClaimOfAnEarlierIncarnationInTheOwnJournalIsAnsweredOnce() throws {
-    withKnownIssue("every reopen reissues the records of a forged claim again") {
-      try fuzzJournal(seed: 8_667_439_192_175_474_069, iterations: 81)
-    }
+    try fuzzJournal(seed: 8_667_439_192_175_474_069, iterations: 81)
   }
 
   func fuzzJournal(seed: UInt64, iterations: Int) throws {

@@ -334,9 +334,27 @@ extension HouseholdReplica {
   ) -> (claimed: [ReplicaID], reissued: Int) {
     guard checksClaims else { return ([], 0) }
     let claimed = claimedIncarnations(by: remote, implausible: implausible)
-    guard !claimed.isEmpty else { return ([], 0) }
+    return (claimed, answer(claimed: Set(claimed)))
+  }
+
+  /// Writes again the records holding live writes of the `claimed` incarnations, under a fresh
+  /// incarnation when this one's is claimed.
+  ///
+  /// - Returns: How many records were written again.
+  private mutating func answer(claimed: Set<ReplicaID>) -> Int {
+    guard !claimed.isEmpty else { return 0 }
     if claimed.contains(replicaID) { moveToFreshIncarnation() }
-    return (claimed, reissueWrites(of: Set(claimed)))
+    return reissueWrites(of: claimed)
+  }
+
+  /// Answers, once and after the last line, the claims on this device's incarnations that
+  /// replaying its journal found (``replay(_:clockReading:policy:claimed:)``): the records
+  /// holding their live writes are written again, as new local changes that the next save
+  /// keeps and sessions send. Answered line by line, every open wrote the same records again
+  /// (a later line holds the writes an earlier open made, and the claim is still in the
+  /// journal), so two opens of the same files gave two households.
+  package mutating func answerReplayedClaims(_ claimed: Set<ReplicaID>) {
+    _ = answer(claimed: claimed)
   }
 
   /// A merge made in place: what it reports, changed and removed, and how to undo it.
@@ -371,8 +389,9 @@ extension HouseholdReplica {
   /// Merges a change this device's own store kept for the replica (an entry of its journal),
   /// as opening reads the replica's file, through the checks a peer's state meets: refused for
   /// another household or a newer normalizer, its stamps (and `clockReading`, the writer's
-  /// clock) within the skew bound, claims on this device's own writes answered by writing
-  /// them again (docs/decisions/0029), its removals within `policy` (a store of this build
+  /// clock) within the skew bound, claims on this device's own writes added to `claimed` (the
+  /// caller answers them after the last entry, ``answerReplayedClaims(_:)``; ADR 0029), its
+  /// removals within `policy` (a store of this build
   /// writes a snapshot instead of a line that would remove more, see
   /// ``HouseholdState/removesBeyond(_:leaving:)``), and re-keyed to this replica's
   /// normalizer. A line is bytes on a disk that other programs can write too. The model's
@@ -382,7 +401,7 @@ extension HouseholdReplica {
   ///   the policy's check of the contexts' intervals.
   package mutating func replay(
     _ delta: HouseholdState, clockReading: (wallMilliseconds: UInt64, logical: UInt32)?,
-    policy: MergePolicy = .default
+    policy: MergePolicy = .default, claimed: inout Set<ReplicaID>
   ) throws(HouseholdError) {
     try requireMergeable(delta)
     var observed = try clockObserving(delta)
@@ -396,7 +415,9 @@ extension HouseholdReplica {
         throw .clockSkew(error)
       }
     }
-    _ = answerClaims(in: delta, implausible: checksClaims ? delta.implausibleClaims : [])
+    if checksClaims {
+      claimed.formUnion(claimedIncarnations(by: delta, implausible: delta.implausibleClaims))
+    }
     let delta = delta.rekeyed(to: state.normalizerVersion)
     // A line of this build's edits names the few keys it removes: merged as it is, then
     // checked for the replica and interval bounds. Any other is counted and checked as a
