@@ -95,11 +95,9 @@ import Testing
   /// that expose the bug. The test looks for one among the first sixteen.
   @Test func appendingAfterADamagedJournalHidesLaterEdits() throws {
     let (seed, failed) = try #require(
-      Self.firstFailing(seeds: 1...16) { seed in
-        var configuration = HostileSimulationTests.heavyFolderRun(seed: seed)
-        configuration.fault = .appendsAfterDamagedJournal
-        return configuration
-      }, "no seed of 16 ends with a hidden line")
+      Self.firstFailing(
+        seeds: 1...16, with: .appendsAfterDamagedJournal, HostileSimulationTests.heavyFolderRun),
+      "no seed of 16 ends with a hidden line")
     #expect(
       failed.contains("replicas of a household are equal (byte-identical encoded states)"),
       "seed \(seed): \(failed)")
@@ -114,21 +112,23 @@ import Testing
   /// saved. Three seeds in four reach it.
   @Test func appendingAfterAFailedSaveLosesTheFile() throws {
     let (seed, failed) = try #require(
-      Self.firstFailing(seeds: 1...8) { seed in
-        var configuration = HostileSimulationTests.filesRun(seed: seed)
-        configuration.fault = .appendsAfterDamagedJournal
-        return configuration
-      }, "no seed of 8 ends with a file that does not open")
+      Self.firstFailing(
+        seeds: 1...8, with: .appendsAfterDamagedJournal, HostileSimulationTests.filesRun),
+      "no seed of 8 ends with a file that does not open")
     #expect(
       failed.contains { $0.hasPrefix("every device opens its file") }, "seed \(seed): \(failed)")
   }
 
-  /// The first of `seeds` whose run fails, with the names of the invariants it fails.
+  /// The first of `seeds` whose run with `fault` fails, with the names of the invariants it
+  /// fails.
   static func firstFailing(
-    seeds: ClosedRange<UInt64>, _ configuration: (UInt64) -> SimulationConfiguration
+    seeds: ClosedRange<UInt64>, with fault: SimulationFault,
+    _ configuration: (UInt64) -> SimulationConfiguration
   ) -> (seed: UInt64, failed: [String])? {
     for seed in seeds {
-      let report = Simulation.run(configuration(seed))
+      var faulty = configuration(seed)
+      faulty.fault = fault
+      let report = Simulation.run(faulty)
       if !report.holds { return (seed, report.invariants.filter { !$0.holds }.map(\.name)) }
     }
     return nil
