@@ -149,7 +149,13 @@ extension HouseholdState {
 
   /// The contexts of every map of records and of the category moves: all this state says it
   /// has seen, in the model's order.
-  package var claimingContexts: [CausalContext] { contexts + [moves.context] }
+  package var claimingContexts: [CausalContext] { claimingContexts(carrying: carriedMapNames) }
+
+  /// ``claimingContexts`` with the carried maps named in `carried`, so that two states' lists
+  /// align.
+  func claimingContexts(carrying carried: [String]) -> [CausalContext] {
+    contexts(carrying: carried) + [moves.context]
+  }
 
   /// Whether this state claims a write of `replica` that `local` (that replica's own state)
   /// has not made: a greater counter of it in any map's causal context.
@@ -157,9 +163,8 @@ extension HouseholdState {
   /// - Complexity: O(1) per map.
   package func claimsMoreWrites(of replica: ReplicaID, than local: HouseholdState) -> Bool {
     let carried = carriedMapNames(with: local)
-    let claimed = contexts(carrying: carried) + [moves.context]
-    let made = local.contexts(carrying: carried) + [local.moves.context]
-    return zip(claimed, made).contains { $0.maximum(of: replica) > $1.maximum(of: replica) }
+    return zip(claimingContexts(carrying: carried), local.claimingContexts(carrying: carried))
+      .contains { $0.maximum(of: replica) > $1.maximum(of: replica) }
   }
 }
 
