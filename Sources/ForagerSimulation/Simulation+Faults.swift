@@ -106,23 +106,34 @@ extension Simulation {
   }
 
   /// Marks the writes `lost` had seen and `kept` had not, that no other device's file has
-  /// seen, as lost with `lost`: no longer required at the end.
+  /// seen, as lost with `lost`: no longer required at the end. The shelf writes of the
+  /// mixed-versions scenario too.
   mutating func markWritesLost(
     of index: Int, from lost: HouseholdState, keeping kept: HouseholdState?
   ) {
+    lostToRestore.formUnion(
+      positions(of: writes, lostBy: index, from: lost, keeping: kept, besides: lostToRestore))
+    shelfWritesLost.formUnion(
+      positions(of: shelfWrites, lostBy: index, from: lost, keeping: kept, besides: shelfWritesLost)
+    )
+  }
+
+  /// The positions in `log`, not among `marked`, of the writes of device `index`'s household
+  /// that `lost` had seen and `kept` had not, and that no other device's file has seen.
+  private func positions<Write: SavedWrite>(
+    of log: [Write], lostBy index: Int, from lost: HouseholdState, keeping kept: HouseholdState?,
+    besides marked: Set<Int>
+  ) -> [Int] {
     let household = devices[index].household
     let others = householdDevices[household].filter { $0 != index }.compactMap {
       devices[$0].disk?.state
     }
-    for (position, write) in writes.enumerated()
-    where write.household == household && !lostToRestore.contains(position) {
-      guard lost.hasSeen(write.dot, of: write.record),
-        !(kept?.hasSeen(write.dot, of: write.record) ?? false),
-        !others.contains(where: { $0.hasSeen(write.dot, of: write.record) })
-      else { continue }
-      lostToRestore.insert(position)
+    return log.indices.filter { position in
+      let write = log[position]
+      return write.household == household && !marked.contains(position)
+        && write.isSeen(by: lost) && !(kept.map(write.isSeen) ?? false)
+        && !others.contains(where: write.isSeen)
     }
-    markShelfWritesLost(of: index, from: lost, keeping: kept)
   }
 
   /// The network heals: partitions end, every device restarts, messages in flight arrive, and

@@ -31,6 +31,12 @@ struct ShelfWrite: Sendable {
   let effect: Effect
 }
 
+extension ShelfWrite: SavedWrite {
+  func isSeen(by state: HouseholdState) -> Bool {
+    state[carried: Shelf.map].context.contains(dot)
+  }
+}
+
 extension Simulation {
   static let shelfNames = ["cellar", "spices", "fridge door", "Ölregal"]
 
@@ -103,34 +109,13 @@ extension Simulation {
       device: index)
   }
 
-  /// Marks the shelf writes `lost` had seen and `kept` had not, that no other device's file
-  /// has seen, as lost with a restore: as `markWritesLost` does for the other writes.
-  mutating func markShelfWritesLost(
-    of index: Int, from lost: HouseholdState, keeping kept: HouseholdState?
-  ) {
-    let household = devices[index].household
-    let others = householdDevices[household].filter { $0 != index }.compactMap {
-      devices[$0].disk?.state[carried: Shelf.map].context
-    }
-    let seen = { (state: HouseholdState?, dot: Dot) in
-      state?[carried: Shelf.map].context.contains(dot) ?? false
-    }
-    for (position, write) in shelfWrites.enumerated()
-    where write.household == household && !shelfWritesLost.contains(position) {
-      guard seen(lost, write.dot), !seen(kept, write.dot),
-        !others.contains(where: { $0.contains(write.dot) })
-      else { continue }
-      shelfWritesLost.insert(position)
-    }
-  }
-
   /// The message as the receiver's build takes it: as sent, unless the run plays the fault of
   /// a build that drops the maps it does not know.
   func carryingAsTheReceiversBuild(_ message: SyncMessage, _ receiver: Int) -> SyncMessage {
-    guard runsMixedVersions, devices[receiver].build == .current, var state = message.state,
+    guard configuration.fault == .olderBuildDropsCarriedMaps, runsMixedVersions,
+      devices[receiver].build == .current, var state = message.state,
       !state.carriedMapNames.isEmpty
     else { return message }
-    guard configuration.fault == .olderBuildDropsCarriedMaps else { return message }
     for name in state.carriedMapNames { state[carried: name] = ORMap() }
     return SyncMessage(
       household: message.household, sender: message.sender, through: message.through,

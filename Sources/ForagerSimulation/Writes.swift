@@ -96,8 +96,15 @@ enum WriteEffect: Hashable, Sendable {
   case assignment(SlotKey, RecipeID, HybridTimestamp)
 }
 
+/// A write a device saved, which a restore from an older file may lose.
+protocol SavedWrite {
+  var household: Int { get }
+  /// Whether `state` has seen the write.
+  func isSeen(by state: HouseholdState) -> Bool
+}
+
 /// One write a device made and saved (acknowledged), with the dot that names it in its map.
-struct LoggedWrite: Sendable {
+struct LoggedWrite: Sendable, SavedWrite {
   let household: Int
   let device: Int
   let step: Int
@@ -106,6 +113,8 @@ struct LoggedWrite: Sendable {
   /// The dot the write added to the record's map.
   let dot: Dot
   let effect: WriteEffect
+
+  func isSeen(by state: HouseholdState) -> Bool { state.hasSeen(dot, of: record) }
 }
 
 /// A removal a device made and saved, with what its map had seen when it was made.
