@@ -43,7 +43,7 @@ where Field.RawValue == String {
 
 /// The keys a JSON object of one type may hold, by index, and which of them must be present:
 /// for a type whose keys are a table rather than an enum (a record whose fields are declared
-/// once, say). `JSONReader.readObject(_:_:unknown:)` reads an object against it.
+/// once, say). `JSONReader.readObject(_:_:)` reads an object against it.
 ///
 /// Matching tries the key after the last one matched first, so a document written in this
 /// order matches each key with one comparison. Build one per type, once (a `static let`).
@@ -95,6 +95,25 @@ public struct JSONKeys: Sendable {
       }
     }
   }
+}
+
+/// A table of an object's keys and what a reader hands its member reader for each:
+/// ``JSONFields`` hands the field, ``JSONKeys`` the key's index.
+@usableFromInline protocol ObjectKeys {
+  associatedtype Member
+  /// The keys, by index.
+  var table: JSONKeys { get }
+  /// What the member reader is given for the key at `index`.
+  func member(at index: Int) -> Member
+}
+
+extension JSONFields: ObjectKeys {
+  @inlinable func member(at index: Int) -> Field { fields[index] }
+}
+
+extension JSONKeys: ObjectKeys {
+  @inlinable var table: JSONKeys { self }
+  @inlinable func member(at index: Int) -> Int { index }
 }
 
 extension JSONReader {
@@ -159,28 +178,57 @@ extension JSONReader {
   }
 
   /// Reads an object whose keys are `fields` (each required one, and optional ones at most
-  /// once), in any order. `field` is
-  /// called with the reader placed at the value and the field whose key it is.
-  /// A key outside `fields` goes to `unknown` if given, and is refused otherwise.
+  /// once), in any order. `field` is called with the reader placed at the value and the field
+  /// whose key it is. A key outside `fields` is refused.
+  @inlinable
+  public mutating func readObject<Field>(
+    _ fields: JSONFields<Field>, _ field: (inout JSONReader, Field) throws(JSONError) -> Void
+  ) throws(JSONError) {
+    try readMembers(of: fields, field, unknown: { _, _ in }, refusingUnknown: true)
+  }
+
+  /// Reads an object whose keys are `fields`, as the one without `unknown` does, except that a
+  /// key outside `fields` goes to `unknown`, with the reader placed at its value.
   @inlinable
   public mutating func readObject<Field>(
     _ fields: JSONFields<Field>,
     _ field: (inout JSONReader, Field) throws(JSONError) -> Void,
-    unknown: ((inout JSONReader, String) throws(JSONError) -> Void)? = nil
+    unknown: (inout JSONReader, String) throws(JSONError) -> Void
   ) throws(JSONError) {
-    try readObject(
-      fields.table, { reader, index throws(JSONError) in try field(&reader, fields.fields[index]) },
-      unknown: unknown)
+    try readMembers(of: fields, field, unknown: unknown, refusingUnknown: false)
   }
 
   /// Reads an object whose keys are `keys` (each required one, and optional ones at most once),
   /// in any order. `member` is called with the reader placed at the value and the index of its
-  /// key. A key outside `keys` goes to `unknown` if given, and is refused otherwise.
+  /// key. A key outside `keys` is refused.
+  @inlinable
+  public mutating func readObject(
+    _ keys: JSONKeys, _ member: (inout JSONReader, Int) throws(JSONError) -> Void
+  ) throws(JSONError) {
+    try readMembers(of: keys, member, unknown: { _, _ in }, refusingUnknown: true)
+  }
+
+  /// Reads an object whose keys are `keys`, as the one without `unknown` does, except
+  /// that a key outside `keys` goes to `unknown`, with the reader placed at its value.
   @inlinable
   public mutating func readObject(
     _ keys: JSONKeys,
     _ member: (inout JSONReader, Int) throws(JSONError) -> Void,
-    unknown: ((inout JSONReader, String) throws(JSONError) -> Void)? = nil
+    unknown: (inout JSONReader, String) throws(JSONError) -> Void
+  ) throws(JSONError) {
+    try readMembers(of: keys, member, unknown: unknown, refusingUnknown: false)
+  }
+
+  /// Every `readObject`: generic over the table rather than one wrapping another in a closure
+  /// (which would capture the table and retain its arrays once per object read), and taking
+  /// `unknown` as a closure that does not escape (an optional one would, and every variable it
+  /// captures, a record being read say, would then live in a box of its own).
+  @inlinable
+  mutating func readMembers<Keys: ObjectKeys>(
+    of keys: Keys,
+    _ member: (inout JSONReader, Keys.Member) throws(JSONError) -> Void,
+    unknown: (inout JSONReader, String) throws(JSONError) -> Void,
+    refusingUnknown: Bool
   ) throws(JSONError) {
     var seen: UInt64 = 0
     var previous = -1
@@ -188,30 +236,30 @@ extension JSONReader {
       let index: Int? =
         keySpan.escaped
         ? reader.unescape(keySpan).withUnsafeBufferPointer {
-          keys.index(of: $0, after: previous)
+          keys.table.index(of: $0, after: previous)
         }
-        : keys.index(
+        : keys.table.index(
           of: UnsafeBufferPointer(rebasing: reader.bytes[keySpan.start..<keySpan.end]),
           after: previous)
       guard let index else {
         let name = reader.decodeString(keySpan)
-        guard let unknown else { throw JSONError(.unknownKey(name), at: keySpan.start - 1) }
+        if refusingUnknown { throw JSONError(.unknownKey(name), at: keySpan.start - 1) }
         try unknown(&reader, name)
         return
       }
       let bit: UInt64 = 1 << UInt64(index)
       if seen & bit != 0 {
-        throw JSONError(.duplicateKey(keys.names[index]), at: keySpan.start - 1)
+        throw JSONError(.duplicateKey(keys.table.names[index]), at: keySpan.start - 1)
       }
       seen |= bit
       previous = index
-      try member(&reader, index)
+      try member(&reader, keys.member(at: index))
     }
-    if seen & keys.required != keys.required {
-      let missing = keys.names.indices.first {
-        keys.required & ~seen & (1 << UInt64($0)) != 0
+    if seen & keys.table.required != keys.table.required {
+      let missing = keys.table.names.indices.first {
+        keys.table.required & ~seen & (1 << UInt64($0)) != 0
       }!
-      throw JSONError(.missingKey(keys.names[missing]), at: position - 1)
+      throw JSONError(.missingKey(keys.table.names[missing]), at: position - 1)
     }
   }
 
