@@ -56,8 +56,11 @@ extension JSONReader {
       }
       if first == nil { first = sibling } else { more.append(sibling) }
     }
-    guard let first else { return nil }
-    return more.isEmpty ? .one(first.dot, first.value) : DotSiblings(unsorted: [first] + more)
+    // Taken, not copied: a copy of a record costs a retain per string it holds.
+    guard let first = first.take() else { return nil }
+    guard !more.isEmpty else { return .one(first.dot, first.value) }
+    more.insert(first, at: 0)
+    return DotSiblings(unsorted: more)
   }
 
   /// Builds a kernel from decoded entries, turning a broken invariant into an error at `start`.

@@ -12,23 +12,26 @@
 /// large (most of them empty), and every copy a merge makes of a record would retain each
 /// string. Boxed, a bucket holds a key, a dot and a reference, and a copy is one retain. The
 /// box is immutable: a new write makes a new box.
+///
+/// A final class rather than an indirect enum: a reader of a part of the value reads it in the
+/// box, where binding an enum's payload copies the whole value (a retain and a release per
+/// string it holds) before the part is read.
 @usableFromInline
-package enum Boxed<Value> {
-  indirect case value(Value)
+package final class Boxed<Value> {
+  /// The value; read a part of it in place (`boxed.value.part`), copy it out only to keep it.
+  @usableFromInline package let value: Value
 
   @inlinable
   package init(_ value: Value) {
-    self = .value(value)
-  }
-
-  /// The value, copied out of the box.
-  @inlinable
-  var value: Value {
-    switch self {
-    case .value(let value): value
-    }
+    self.value = value
   }
 }
 
-extension Boxed: Equatable where Value: Equatable {}
+extension Boxed: Equatable where Value: Equatable {
+  @inlinable
+  package static func == (lhs: Boxed, rhs: Boxed) -> Bool {
+    lhs === rhs || lhs.value == rhs.value
+  }
+}
+
 extension Boxed: Sendable where Value: Sendable {}

@@ -16,8 +16,7 @@ extension DeclaredRecord {
   /// Encodes the record as ``writeFields(to:)`` writes it.
   package func encodeFields(to encoder: any Encoder) throws {
     var visitor = FieldEncoding(container: encoder.container(keyedBy: FieldCodingKey.self))
-    var record = self
-    try Self.fields(&visitor, &record, Self.blank)
+    try inspectFields(with: &visitor)
     try unknownFields.encode(to: &visitor.container) { FieldCodingKey(stringValue: $0) }
   }
 

@@ -11,12 +11,11 @@ extension DeclaredRecord {
   /// - Complexity: O(size of the record).
   package func writeFields(to writer: inout JSONWriter) {
     writer.beginObject()
-    var record = self
     var remaining = unknownFields.entries[...]
     withUnsafeMutablePointer(to: &writer) { writer in
       withUnsafeMutablePointer(to: &remaining) { remaining in
         var visitor = FieldWriting(writer: writer, unknown: remaining)
-        Self.fields(&visitor, &record, Self.blank)
+        inspectFields(with: &visitor)
         if !remaining.pointee.isEmpty {
           UnknownFields.write(&remaining.pointee, before: nil, to: &writer.pointee)
         }

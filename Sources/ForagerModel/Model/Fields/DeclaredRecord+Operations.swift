@@ -17,8 +17,7 @@ extension DeclaredRecord {
   /// too far ahead is found wherever it is.
   package var fieldsGreatestTimestamp: HybridTimestamp? {
     var visitor = GreatestTimestamp()
-    var record = self
-    Self.fields(&visitor, &record, Self.blank)
+    inspectFields(with: &visitor)
     guard !unknownFields.isEmpty, let unknown = unknownFields.greatestTimestamp else {
       return visitor.greatest
     }
@@ -44,8 +43,7 @@ extension DeclaredRecord {
   package func fieldsHoldDot(of replicas: Set<ReplicaID>) -> Bool {
     guard Self.holdsDots || !unknownFields.isEmpty else { return false }
     var visitor = HoldingDot(replicas: replicas)
-    var record = self
-    Self.fields(&visitor, &record, Self.blank)
+    inspectFields(with: &visitor)
     return visitor.holds || unknownFields.holdsDot(of: replicas)
   }
 

@@ -32,6 +32,23 @@ package protocol DeclaredRecord: HouseholdRecord, JSONCodable {
   var unknownFields: UnknownFields { get set }
 }
 
+extension DeclaredRecord {
+  /// Calls the declaration with `visitor` over this record in place, paired with ``blank``: for
+  /// an operation that only reads the parts (a writer, the greatest timestamp), which would
+  /// otherwise copy the record to pass it `inout`, and a copy costs a retain and a release per
+  /// string and array the record holds.
+  ///
+  /// - Precondition: `visitor` writes no part it is given.
+  @inline(__always)
+  package func inspectFields<Visitor: FieldVisitor>(
+    with visitor: inout Visitor
+  ) throws(Visitor.Failure) {
+    try withUnsafePointer(to: self) { record throws(Visitor.Failure) in
+      try Self.fields(&visitor, &UnsafeMutablePointer(mutating: record).pointee, Self.blank)
+    }
+  }
+}
+
 /// An operation over a record's parts, one at a time, generic over each part's type, so that
 /// each is specialized for it. The record kind's ``DeclaredRecord/fields(_:_:_:)`` calls it
 /// with each part, paired with the same part of a second record.
