@@ -55,7 +55,10 @@ let package = Package(
     ),
     .target(
       name: "ForagerTestSupport",
-      dependencies: ["ForagerSync", "ForagerSimulation", "CRDTTestSupport", "SharedSupport"],
+      dependencies: [
+        "ForagerSync", "ForagerModel", "SemanticCRDT", "SemanticCRDTJSON", "ForagerSimulation",
+        "CRDTTestSupport", "SharedSupport",
+      ],
       path: "Tests/ForagerTestSupport",
       swiftSettings: runsProcesses
     ),
@@ -81,7 +84,9 @@ let package = Package(
     ),
     .testTarget(
       name: "ForagerSimulationTests",
-      dependencies: ["ForagerSimulation", "ForagerSync", "ForagerTestSupport", "forager-sim"],
+      dependencies: [
+        "ForagerSimulation", "ForagerSync", "SemanticCRDT", "ForagerTestSupport", "forager-sim",
+      ],
       swiftSettings: runsProcesses
     ),
     .executableTarget(
@@ -92,9 +97,9 @@ let package = Package(
     .testTarget(
       name: "ForagerSyncToolTests",
       dependencies: [
-        "ForagerSyncTool", "ForagerSync", "SemanticCRDT", "SemanticCRDTJSON", "ForagerTestSupport",
-        "CRDTTestSupport",
-        "SharedSupport", "forager-sync", "FolderSyncWorker",
+        "ForagerSyncTool", "ForagerSync", "ForagerPersistence", "SemanticCRDT", "SemanticCRDTJSON",
+        "ForagerTestSupport", "CRDTTestSupport", "SharedSupport", "forager-sync",
+        "FolderSyncWorker",
       ],
       swiftSettings: runsProcesses
     ),
@@ -103,7 +108,7 @@ let package = Package(
     .testTarget(name: "SharedSupportTests", dependencies: ["SharedSupport", "CRDTTestSupport"]),
     .testTarget(
       name: "CRDTTestSupportTests",
-      dependencies: ["CRDTTestSupport", "SharedSupport"]
+      dependencies: ["CRDTTestSupport", "SemanticCRDT", "SharedSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]
