@@ -4,8 +4,8 @@ import SemanticCRDT
 import SharedSupport
 import Testing
 
-/// The golden table of normalization: every example of the seed documents and the edge cases
-/// of docs/keys.md. A change of rules shows up here as a failing row.
+/// The golden table of normalization: every example of docs/keys.md and its edge cases.
+/// A change of rules shows up here as a failing row.
 @Suite("Normalization golden table")
 struct NormalizationGoldenTests {
   static let categories: [(String, String)] = [

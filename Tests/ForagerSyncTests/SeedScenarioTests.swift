@@ -3,7 +3,8 @@ import Foundation
 import SemanticCRDT
 import Testing
 
-/// The seed documents' failures, each replayed on separate replicas that merge in every order:
+/// The old design's failures (UUID identity, last writer wins: the baseline of README's "See it
+/// work: the simulator"), each replayed on separate replicas that merge in every order:
 /// the outcome must be the same, and right, whatever the order.
 @Suite("Seed scenarios")
 struct SeedScenarioTests {
@@ -57,7 +58,7 @@ struct SeedScenarioTests {
     var phone = owner()
     var tablet = device("tablet")
     #expect(try phone.seedDefaultCategories() == 7)
-    #expect(try tablet.seedDefaultCategories() == 7)  // before its first sync: the seed's race
+    #expect(try tablet.seedDefaultCategories() == 7)  // before its first sync: the old app's race
     for merged in try mergedInEveryOrder([phone, tablet]) {
       #expect(merged.categories().count == 7)
       #expect(merged.categories().map(\.displayName) == HouseholdReplica.defaultCategoryNames)

@@ -11,8 +11,8 @@ extension HouseholdReplica {
   /// Creates the default categories that do not exist yet.
   ///
   /// Idempotent on every device: the defaults are keyed by name, so two devices that seed
-  /// before their first sync (the race of the seed's debugging log) merge to seven categories,
-  /// not fourteen.
+  /// before their first sync (the race that gave the old app fourteen) merge to seven
+  /// categories.
   ///
   /// - Returns: The number of categories created here.
   @discardableResult

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Rules (all versions): Unicode NFC, lowercase, accents folded away, every character that is
 /// not a letter, digit or white space removed, then white space collapsed and trimmed. Unlike
-/// the seed's regular expression (`[^a-z0-9\s]`), letters of every script are kept
+/// the old app's regular expression (`[^a-z0-9\s]`), letters of every script are kept
 /// ("Pâté" → "pate", "餃子" stays "餃子"), and white space is collapsed *after* punctuation is
 /// removed, so "Mac & Cheese" is "mac cheese", not "mac  cheese".
 public struct RecipeTitleKey: RawRepresentable, Hashable, Comparable, Codable, Sendable {

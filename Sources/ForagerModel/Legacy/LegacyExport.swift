@@ -1,7 +1,8 @@
 import Foundation
 
 /// The export of the old app: UUID-keyed records with no semantic keys, where two devices'
-/// offline creations of one thing are separate records (docs/legacy-import.md has the format).
+/// offline creations of one thing are separate records (docs/household-model.md, "Legacy import",
+/// has the format).
 public struct LegacyExport: Codable, Sendable {
   public struct Category: Codable, Sendable {
     public var id: UUID
