@@ -22,7 +22,7 @@ public struct PlatformLimits: Hashable, Sendable {
   /// The limits of the platform this code runs on.
   public static let current = PlatformLimits(.current)
 
-  /// Whether a missing replica file may start a new household (``HouseholdStore/FirstLaunch/createHousehold(ownerName:owner:)``).
+  /// Whether a missing replica file may start a new household (`HouseholdStore.FirstLaunch.createHousehold(ownerName:owner:)`).
   ///
   /// Not on tvOS: an app there has no lasting local storage (its files live in Caches, which
   /// the system purges), so a missing file says nothing about whether the household exists,

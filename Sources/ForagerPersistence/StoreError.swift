@@ -50,8 +50,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No replica file, and the platform's storage is a cache the system may purge (tvOS,
     /// ``PlatformLimits/createsHouseholds``): a household is joined there, never created.
     case householdNotCreatedOnCache(PlatformLimits.Platform)
-    /// The store is suspended (``HouseholdStore/suspend()``): it holds no lock and saves
-    /// nothing until ``HouseholdStore/resume()``.
+    /// The store is suspended (`HouseholdStore.suspend()`): it holds no lock and saves
+    /// nothing until `HouseholdStore.resume()`.
     case suspended
   }
 

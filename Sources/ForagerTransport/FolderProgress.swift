@@ -1,4 +1,5 @@
 import ForagerModel
+import ForagerPersistence
 import SemanticCRDT
 
 /// Where one replica stands in a shared folder: what it last published there, and how far it
@@ -7,7 +8,7 @@ import SemanticCRDT
 /// read (docs/decisions/0024). Without it (a new ``FolderProgress``) a sync publishes and
 /// reads whole states, as the first sync of every launch does.
 ///
-/// A ``HouseholdStore`` keeps one per folder for its life; an app that syncs a
+/// A `HouseholdStore` keeps one per folder for its life; an app that syncs a
 /// `HouseholdReplica` itself through the folder transport keeps one beside it.
 public struct FolderProgress: Sendable {
   /// This device's files in the folder as last written.

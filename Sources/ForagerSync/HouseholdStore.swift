@@ -63,7 +63,7 @@ public actor HouseholdStore {
 
   /// The replica as it is now. Reading it copies a value whose storage is shared until one of
   /// them changes.
-  public private(set) var replica: HouseholdReplica
+  public internal(set) var replica: HouseholdReplica
   /// Why the last save failed, or `nil` once a later one succeeded. The changes it would have
   /// written are in memory and the next change or ``flush()`` tries again.
   public private(set) var lastSaveError: StoreError?
@@ -94,10 +94,10 @@ public actor HouseholdStore {
   private var nextListener = 0
   private var sessions: [String: SyncSession] = [:]
   /// Where the replica stands in each shared folder it synced through, by the folder's path.
-  package var folderProgress: [String: FolderProgress] = [:]
+  var folderProgress: [String: FolderProgress] = [:]
   /// The folders a sync runs through now, and the syncs waiting for each.
-  private var foldersSyncing: Set<String> = []
-  private var folderSyncsWaiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+  var foldersSyncing: Set<String> = []
+  var folderSyncsWaiting: [String: [CheckedContinuation<Void, Never>]] = [:]
 
   /// Opens the replica file at `fileURL`, or creates it as `firstLaunch` says when there is
   /// none. Runs off the caller's executor.
@@ -226,36 +226,6 @@ extension HouseholdStore {
 }
 
 // MARK: - Sync sessions
-
-extension HouseholdStore {
-  /// Runs `body` on the replica in place, for a transport that marks what it published in the
-  /// replica's change log. `body` must not change the state: what changes it goes through
-  /// ``edit(_:)`` or ``merge(_:policy:)``, which announce and save it.
-  package func withReplica<Result, Failure: Error>(
-    _ body: (inout HouseholdReplica) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    try body(&replica)
-  }
-
-  /// Waits until no other sync runs through the folder at `path`, then marks one running:
-  /// syncs through one folder share its progress, so they run one at a time, in call order.
-  package func beginFolderSync(_ path: String) async {
-    if foldersSyncing.insert(path).inserted { return }
-    await withCheckedContinuation { folderSyncsWaiting[path, default: []].append($0) }
-  }
-
-  /// Ends the sync through the folder at `path`, handing the folder to the next one waiting.
-  package func endFolderSync(_ path: String) {
-    guard var waiting = folderSyncsWaiting[path], !waiting.isEmpty else {
-      foldersSyncing.remove(path)
-      return
-    }
-    let next = waiting.removeFirst()
-    folderSyncsWaiting[path] = waiting.isEmpty ? nil : waiting
-    next.resume()
-  }
-
-}
 
 extension HouseholdStore {
   /// The message to send `peer` now (``SyncSession/message(from:)``): a delta since what its
