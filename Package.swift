@@ -27,6 +27,9 @@ let package = Package(
     .target(
       name: "ForagerModel", dependencies: ["SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
     .target(
+      name: "ForagerWire",
+      dependencies: ["ForagerModel", "SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
+    .target(
       name: "ForagerPersistence",
       dependencies: ["ForagerModel", "SemanticCRDT", "SemanticCRDTJSON", "SharedSupport"]),
     .target(
@@ -35,7 +38,7 @@ let package = Package(
     .target(
       name: "ForagerSync",
       dependencies: [
-        "ForagerModel", "ForagerPersistence", "ForagerTransport", "SemanticCRDT",
+        "ForagerModel", "ForagerWire", "ForagerPersistence", "ForagerTransport", "SemanticCRDT",
         "SemanticCRDTJSON",
       ]),
     .target(
@@ -75,9 +78,9 @@ let package = Package(
     .testTarget(
       name: "ForagerSyncTests",
       dependencies: [
-        "ForagerSync", "ForagerModel", "ForagerPersistence", "SemanticCRDT", "SemanticCRDTJSON",
-        "CRDTTestSupport", "ForagerTestSupport", "SharedSupport", "StoreCrashWorker",
-        "ForagerSimulation",
+        "ForagerSync", "ForagerModel", "ForagerWire", "ForagerPersistence", "SemanticCRDT",
+        "SemanticCRDTJSON", "CRDTTestSupport", "ForagerTestSupport", "SharedSupport",
+        "StoreCrashWorker", "ForagerSimulation",
       ],
       resources: [.copy("Fixtures")],
       swiftSettings: runsProcesses

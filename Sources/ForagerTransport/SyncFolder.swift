@@ -348,7 +348,7 @@ extension SyncFolder {
   /// appended to this device's journal in the folder (fsynced), so that a sync service moves
   /// what changed. A snapshot is written instead when this incarnation has published nothing
   /// yet, when its change log no longer holds everything since (a full state merged, see
-  /// ``SyncSession``), or when the journal is due for compaction; a line follows
+  /// `SyncSession`), or when the journal is due for compaction; a line follows
   /// it at once, so that readers know their journal belongs to it.
   ///
   /// A line is a join of writes, which any replica may merge whatever it has seen: readers

@@ -6,6 +6,7 @@ import Testing
 
 @testable import ForagerModel
 @testable import ForagerPersistence
+@testable import ForagerWire
 
 /// Nothing a device writes or reads depends on the width of `Int`, which is 32 bits on an Apple
 /// Watch of watchOS 9–11 (arm64_32): a field read as `Int` there refuses a 64-bit peer's value,

@@ -244,7 +244,7 @@ extension HouseholdReplica {
   ///
   /// - Complexity: O(*c* + *b*) for *c* records with writes the peer has not seen and *b*
   ///   blocks of 64 events within `version` (the replica indexes its writes, ADR 0026), plus
-  ///   one interval per run of removed writes within `version`. A ``SyncSession`` sends less:
+  ///   one interval per run of removed writes within `version`. A `SyncSession` sends less:
   ///   nothing between equal replicas.
   public func delta(since version: HouseholdVersion) -> HouseholdState? {
     state.delta(since: version)

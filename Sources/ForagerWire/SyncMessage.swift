@@ -1,3 +1,4 @@
+import ForagerModel
 import SemanticCRDT
 import SemanticCRDTJSON
 internal import SharedSupport

@@ -1,3 +1,4 @@
+import ForagerModel
 import SemanticCRDT
 
 /// One peer as this replica syncs with it by messages: which of the peer's changes this

@@ -1,3 +1,4 @@
+import ForagerModel
 import Foundation
 
 /// What a person reads when a message from another device was refused. Nothing of it was
