@@ -1,5 +1,6 @@
 import CRDTTestSupport
 import ForagerSync
+import ForagerTestSupport
 import SemanticCRDT
 import SharedSupport
 import Testing

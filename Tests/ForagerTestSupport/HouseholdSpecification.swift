@@ -5,15 +5,15 @@ import SemanticCRDT
 
 extension HouseholdModel {
   /// The specification, from the events alone.
-  static func specification(of seenEvents: [Event<Operation>]) -> Observation {
+  package static func specification(of seenEvents: [Event<Operation>]) -> Observation {
     Specification(effective(seenEvents)).observation()
   }
 
   /// What a device that has seen a set of events must show. Each operation's effect follows
   /// from what its device showed: the specification of the events it had seen.
-  final class Specification {
-    typealias History = [Event<Operation>]
-    let events: History
+  package final class Specification {
+    package typealias History = [Event<Operation>]
+    package let events: History
     private let byID: [Int: Event<Operation>]
     /// The list each item named by id is on.
     private let itemLists: [GroceryItemID: WeeklyListID]
@@ -30,7 +30,7 @@ extension HouseholdModel {
     /// depends on the events alone, so they share their answers.
     private unowned let root: Specification?
 
-    init(_ events: History, root: Specification? = nil) {
+    package init(_ events: History, root: Specification? = nil) {
       self.events = events
       self.root = root
       byID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0) })
@@ -46,7 +46,7 @@ extension HouseholdModel {
     }
 
     /// The events the event's device had seen, in the order they happened.
-    func seen(by event: Event<Operation>) -> History {
+    package func seen(by event: Event<Operation>) -> History {
       if let known = pasts[event.id] { return known }
       let result = event.observed.sorted().compactMap { byID[$0] }
       pasts[event.id] = result
@@ -54,7 +54,7 @@ extension HouseholdModel {
     }
 
     /// The categories the event's device showed.
-    func categories(seenBy event: Event<Operation>) -> Categories {
+    package func categories(seenBy event: Event<Operation>) -> Categories {
       if let known = views[event.id] { return known }
       let result = categorySpecification(of: seen(by: event))
       views[event.id] = result
@@ -64,7 +64,7 @@ extension HouseholdModel {
     // MARK: What a device showed
 
     /// The slots the event's device showed a meal in, with their recipes.
-    func slotsShown(to event: Event<Operation>) -> [SlotKey: [RecipeID]] {
+    package func slotsShown(to event: Event<Operation>) -> [SlotKey: [RecipeID]] {
       if let root { return root.slotsShown(to: event) }
       if let known = shownSlots[event.id] { return known }
       let result = Specification(seen(by: event), root: self).slotSpecification()
@@ -74,7 +74,7 @@ extension HouseholdModel {
 
     /// The record a detail edit changed, if its device showed one to pick (see
     /// ``HouseholdModel/performDetailEdit(_:index:_:on:)``).
-    func detailRecord(of event: Event<Operation>) -> RecordRef? {
+    package func detailRecord(of event: Event<Operation>) -> RecordRef? {
       guard case .editDetail(let edit, let index, _) = event.operation else { return nil }
       let history = seen(by: event)
       switch edit.target {
@@ -95,7 +95,7 @@ extension HouseholdModel {
     /// What an assignment did to its slot's meal record: the slot, and whether it wrote the
     /// meal anew (its device showed none there, or cleared it first), removing what the device
     /// held of it; `nil` when it assigned nothing.
-    func mealWrite(of event: Event<Operation>) -> (slot: SlotKey, anew: Bool)? {
+    package func mealWrite(of event: Event<Operation>) -> (slot: SlotKey, anew: Bool)? {
       let index: Int
       let slot: SlotKey
       switch event.operation {
@@ -117,18 +117,18 @@ extension HouseholdModel {
       return (slot, shown == nil)
     }
 
-    func listIsPresent(_ list: WeeklyListID, in history: History) -> Bool {
+    package func listIsPresent(_ list: WeeklyListID, in history: History) -> Bool {
       list == Legacy.list
         ? history.contains { if case .importLegacy = $0.operation { true } else { false } }
         : records.value(of: .list(list), in: history) != nil
     }
 
-    func planIsPresent(_ plan: MealPlanID, in history: History) -> Bool {
+    package func planIsPresent(_ plan: MealPlanID, in history: History) -> Bool {
       records.value(of: .plan(plan), in: history) != nil
     }
 
     /// The recipes that show after `history`, by id, with their values.
-    func shownRecipes(in history: History) -> [(id: RecipeID, value: RecordValue)] {
+    package func shownRecipes(in history: History) -> [(id: RecipeID, value: RecordValue)] {
       var ids: Set<RecipeID> = []
       for event in history {
         switch event.operation {
@@ -143,7 +143,7 @@ extension HouseholdModel {
     }
 
     /// The `index`-th recipe (by id) among those the event's device showed.
-    func knownRecipe(_ index: Int, by event: Event<Operation>) -> (
+    package func knownRecipe(_ index: Int, by event: Event<Operation>) -> (
       id: RecipeID, value: RecordValue
     )? {
       let known = shownRecipes(in: seen(by: event))
@@ -151,7 +151,7 @@ extension HouseholdModel {
     }
 
     /// The templates the event found or created.
-    func templates(of event: Event<Operation>) -> [IngredientKey] {
+    package func templates(of event: Event<Operation>) -> [IngredientKey] {
       switch event.operation {
       case .useIngredient(let name), .setStaple(let name, _), .shelve(let name, _):
         return blankNames.contains(name) ? [] : [IngredientKey(normalizing: name)]
@@ -174,13 +174,13 @@ extension HouseholdModel {
       }
     }
 
-    func knownTemplates(by event: Event<Operation>) -> Set<IngredientKey> {
+    package func knownTemplates(by event: Event<Operation>) -> Set<IngredientKey> {
       Set(seen(by: event).flatMap(templates(of:)))
     }
 
     /// The category a template is shelved in after `history`, as written (a key a rename may
     /// have moved since), or `nil`.
-    func templateCategory(_ template: IngredientKey, in history: History) -> CategoryKey? {
+    package func templateCategory(_ template: IngredientKey, in history: History) -> CategoryKey? {
       var last: (stamp: HybridTimestamp, category: CategoryKey?)?
       for event in history {
         guard let (stamp, category) = templateCategoryWrites(of: event)[template] else {
@@ -192,7 +192,7 @@ extension HouseholdModel {
     }
 
     /// The manual items the event's device showed, by id: the ones item edits pick from.
-    func manualItems(shownTo event: Event<Operation>) -> [GroceryItemID] {
+    package func manualItems(shownTo event: Event<Operation>) -> [GroceryItemID] {
       let history = seen(by: event)
       return itemRefs(in: history).compactMap { item -> GroceryItemID? in
         guard case .id(let id) = item, isShown(item, in: history) else { return nil }
@@ -201,7 +201,7 @@ extension HouseholdModel {
     }
 
     /// The item an item edit picked, if any.
-    func target(of event: Event<Operation>) -> GroceryItemID? {
+    package func target(of event: Event<Operation>) -> GroceryItemID? {
       switch event.operation {
       case .check(let index, _), .editItem(let index, _), .recategorizeItem(let index, _),
         .removeItem(let index):
@@ -215,7 +215,7 @@ extension HouseholdModel {
     }
 
     /// The items some event of `history` wrote, with the list each is on.
-    func itemRefs(in history: History) -> [ItemRef] {
+    package func itemRefs(in history: History) -> [ItemRef] {
       var result: [ItemRef] = []
       for event in history {
         switch event.operation {
@@ -231,7 +231,7 @@ extension HouseholdModel {
       return Array(Set(result))
     }
 
-    func list(of item: ItemRef) -> WeeklyListID {
+    package func list(of item: ItemRef) -> WeeklyListID {
       switch item {
       case .id(let id): return itemLists[id]!
       case .recipeLine(let event, _):
@@ -243,7 +243,7 @@ extension HouseholdModel {
     }
 
     /// An item shows when its record survives and its list is present.
-    func isShown(_ item: ItemRef, in history: History) -> Bool {
+    package func isShown(_ item: ItemRef, in history: History) -> Bool {
       records.value(of: .item(item), in: history) != nil
         && listIsPresent(list(of: item), in: history)
     }
@@ -252,13 +252,15 @@ extension HouseholdModel {
 
     /// The category of the `index`-th category the device showed (in key order), `nil` for
     /// none, or `nil` and `false` when it showed none to pick.
-    func pickedCategory(_ index: Int?, by event: Event<Operation>) -> (CategoryKey?, picked: Bool) {
+    package func pickedCategory(_ index: Int?, by event: Event<Operation>) -> (
+      CategoryKey?, picked: Bool
+    ) {
       guard let index else { return (nil, true) }
       let shown = categories(seenBy: event).live.sorted()
       return shown.isEmpty ? (nil, false) : (shown[index % shown.count], true)
     }
 
-    func templateCategoryWrites(of event: Event<Operation>) -> [IngredientKey: (
+    package func templateCategoryWrites(of event: Event<Operation>) -> [IngredientKey: (
       HybridTimestamp, CategoryKey?
     )] {
       if let known = templateCategoryWrites[event.id] { return known }
@@ -297,7 +299,7 @@ extension HouseholdModel {
       return result
     }
 
-    func recordRemovals(of event: Event<Operation>) -> Set<RecordRef> {
+    package func recordRemovals(of event: Event<Operation>) -> Set<RecordRef> {
       let history = seen(by: event)
       switch event.operation {
       case .removeItem:
@@ -327,7 +329,7 @@ extension HouseholdModel {
       }
     }
 
-    func recordWrites(of event: Event<Operation>) -> [RecordRef: RecordWrite] {
+    package func recordWrites(of event: Event<Operation>) -> [RecordRef: RecordWrite] {
       let history = seen(by: event)
       var result: [RecordRef: RecordWrite] = [:]
       func tick(_ number: UInt32) -> HybridTimestamp { stamp(of: event, tick: number) }
@@ -463,7 +465,7 @@ extension HouseholdModel {
 
     /// The writes of the categories' records: creations, moves and positions (names are
     /// followed by the category specification).
-    func categoryWrites(of event: Event<Operation>) -> [CategoryKey: RecordWrite] {
+    package func categoryWrites(of event: Event<Operation>) -> [CategoryKey: RecordWrite] {
       let effect = categoryEffect(of: event)
       guard !effect.writes.isEmpty else { return [:] }
       let view = categories(seenBy: event)
@@ -502,20 +504,20 @@ extension HouseholdModel {
       return result
     }
 
-    func categoryEffect(of event: Event<Operation>) -> CategoryEffect {
+    package func categoryEffect(of event: Event<Operation>) -> CategoryEffect {
       if let known = categoryEffects[event.id] { return known }
       let result = HouseholdModel.categoryEffect(of: event, view: categories(seenBy: event))
       categoryEffects[event.id] = result
       return result
     }
 
-    func categorySpecification(of history: History) -> Categories {
+    package func categorySpecification(of history: History) -> Categories {
       HouseholdModel.categories(after: history, effect: categoryEffect(of:))
     }
 
     // MARK: The observation
 
-    func observation() -> Observation {
+    package func observation() -> Observation {
       var observation = Observation()
       var staples: [IngredientKey: (stamp: HybridTimestamp, value: Bool)] = [:]
       var names: [IngredientKey: (stamp: HybridTimestamp, value: String)] = [:]
@@ -633,10 +635,10 @@ extension HouseholdModel {
     /// recipes its device had seen in the slot, clearing removes the meal, and the recipes of
     /// the assignments that survive show (ADR 0011's shared-context rule), newest stamp first,
     /// but for deleted recipes: a meal left with none does not show.
-    func slotSpecification() -> [SlotKey: [RecipeID]] {
+    package func slotSpecification() -> [SlotKey: [RecipeID]] {
       struct Assignment {
-        var recipe: RecipeID
-        var stamp: HybridTimestamp
+        package var recipe: RecipeID
+        package var stamp: HybridTimestamp
       }
       /// The recipes the event's device showed, if it could assign `slot` (it had the plan).
       func assignable(_ slot: SlotKey, by event: Event<Operation>) -> [RecipeID] {
@@ -734,11 +736,11 @@ extension HouseholdModel {
   /// rename's stamp is its device's first tick after the event's timestamp, which the
   /// scenario's clock draws after every stamp the device holds, so moves order as their events
   /// do).
-  struct Categories {
-    var live: Set<CategoryKey> = []
-    var moves: [CategoryKey: (target: CategoryKey, timestamp: HybridTimestamp)] = [:]
+  package struct Categories {
+    package var live: Set<CategoryKey> = []
+    package var moves: [CategoryKey: (target: CategoryKey, timestamp: HybridTimestamp)] = [:]
 
-    func resolved(_ key: CategoryKey) -> CategoryKey? {
+    package func resolved(_ key: CategoryKey) -> CategoryKey? {
       var current = key
       for _ in 0...moves.count {
         if live.contains(current) { return current }
@@ -751,13 +753,13 @@ extension HouseholdModel {
 
   /// What an event did to the categories' keys: the keys it wrote, the key it removed, the
   /// move it recorded.
-  struct CategoryEffect {
-    var writes: Set<CategoryKey> = []
-    var removes: CategoryKey?
-    var move: (CategoryKey, CategoryKey)?
+  package struct CategoryEffect {
+    package var writes: Set<CategoryKey> = []
+    package var removes: CategoryKey?
+    package var move: (CategoryKey, CategoryKey)?
   }
 
-  static func categories(
+  package static func categories(
     after seen: [Event<Operation>], effect: (Event<Operation>) -> CategoryEffect
   ) -> Categories {
     var result = Categories()
@@ -792,7 +794,8 @@ extension HouseholdModel {
   }
 
   /// What the event did to the categories, given the categories its device showed.
-  static func categoryEffect(of event: Event<Operation>, view: Categories) -> CategoryEffect {
+  package static func categoryEffect(of event: Event<Operation>, view: Categories) -> CategoryEffect
+  {
     var result = CategoryEffect()
     func create(_ name: String) {
       let key = CategoryKey(normalizing: name)
@@ -823,7 +826,7 @@ extension HouseholdModel {
   }
 
   /// A guest is present when an add of them has not been observed by a removal (add-wins).
-  static func isPresent(
+  package static func isPresent(
     in history: [Event<Operation>], created: (Operation) -> Bool, deleted: (Operation) -> Bool
   ) -> Bool {
     history.contains { create in

@@ -12,7 +12,7 @@ import SemanticCRDT
 /// writes carry. Stated with events alone: no dots, no contexts.
 extension HouseholdModel {
   /// A record the specification follows through writes and removals.
-  enum RecordRef: Hashable {
+  package enum RecordRef: Hashable {
     case item(ItemRef)
     case recipe(RecipeID)
     case list(WeeklyListID)
@@ -23,18 +23,18 @@ extension HouseholdModel {
 
   /// An item: by id where an operation names it, and for the items a recipe adds (whose ids are
   /// fresh UUIDs a model cannot predict) by the adding event and the line's index.
-  enum ItemRef: Hashable {
+  package enum ItemRef: Hashable {
     case id(GroceryItemID)
     case recipeLine(event: Int, line: Int)
   }
 
-  enum Field: Hashable {
+  package enum Field: Hashable {
     case text, template, category, checked, title, lines, name, order, scope
     /// A detail a ``DetailEdit`` writes, by its key in the record's declaration.
     case detail(String)
   }
 
-  enum FieldValue: Equatable {
+  package enum FieldValue: Equatable {
     case text(String)
     case template(IngredientKey)
     case category(CategoryKey?)
@@ -47,41 +47,43 @@ extension HouseholdModel {
   }
 
   /// What a device holds of a record: each field's last write, and each replica's uses.
-  struct RecordValue {
-    var fields: [Field: (stamp: HybridTimestamp, value: FieldValue)] = [:]
-    var uses: [ReplicaID: UInt64] = [:]
+  package struct RecordValue {
+    package var fields: [Field: (stamp: HybridTimestamp, value: FieldValue)] = [:]
+    package var uses: [ReplicaID: UInt64] = [:]
 
-    mutating func write(_ field: Field, _ value: FieldValue, at stamp: HybridTimestamp) {
+    package mutating func write(_ field: Field, _ value: FieldValue, at stamp: HybridTimestamp) {
       if fields[field].map({ stamp > $0.stamp }) ?? true { fields[field] = (stamp, value) }
     }
 
     /// The join of two values: per field the later write, per replica the greater count.
-    mutating func join(_ other: RecordValue) {
+    package mutating func join(_ other: RecordValue) {
       for (field, write) in other.fields { self.write(field, write.value, at: write.stamp) }
       uses.merge(other.uses, uniquingKeysWith: max)
     }
 
-    subscript(field: Field) -> FieldValue? { fields[field]?.value }
+    package subscript(field: Field) -> FieldValue? { fields[field]?.value }
 
-    var text: String? { if case .text(let text)? = self[.text] { text } else { nil } }
-    var template: IngredientKey? {
+    package var text: String? { if case .text(let text)? = self[.text] { text } else { nil } }
+    package var template: IngredientKey? {
       if case .template(let key)? = self[.template] { key } else { nil }
     }
     /// The category written last; `nil` when none was written or the last write cleared it.
-    var category: CategoryKey? {
+    package var category: CategoryKey? {
       if case .category(let key)? = self[.category] { key } else { nil }
     }
-    var isChecked: Bool { if case .flag(let checked)? = self[.checked] { checked } else { false } }
-    var title: String? { if case .text(let title)? = self[.title] { title } else { nil } }
-    var lines: [String] { if case .lines(let lines)? = self[.lines] { lines } else { [] } }
-    var name: String? { if case .text(let name)? = self[.name] { name } else { nil } }
-    var order: Int64? { if case .order(let order)? = self[.order] { order } else { nil } }
-    var scope: SharingScope {
+    package var isChecked: Bool {
+      if case .flag(let checked)? = self[.checked] { checked } else { false }
+    }
+    package var title: String? { if case .text(let title)? = self[.title] { title } else { nil } }
+    package var lines: [String] { if case .lines(let lines)? = self[.lines] { lines } else { [] } }
+    package var name: String? { if case .text(let name)? = self[.name] { name } else { nil } }
+    package var order: Int64? { if case .order(let order)? = self[.order] { order } else { nil } }
+    package var scope: SharingScope {
       if case .scope(let scope)? = self[.scope] { scope } else { .household }
     }
-    var usageCount: UInt64 { uses.values.reduce(0, +) }
+    package var usageCount: UInt64 { uses.values.reduce(0, +) }
     /// The details written, by key, each as it shows.
-    var details: [String: String] {
+    package var details: [String: String] {
       var result: [String: String] = [:]
       for (field, write) in fields {
         if case .detail(let key) = field, case .shown(let shown) = write.value {
@@ -93,9 +95,9 @@ extension HouseholdModel {
   }
 
   /// One event's write of one record.
-  struct RecordWrite {
+  package struct RecordWrite {
     /// Where the written value starts from.
-    enum Start {
+    package enum Start {
       /// The record's value as the device held it: an edit.
       case current
       /// Nothing: a new record set over whatever the device held.
@@ -104,17 +106,18 @@ extension HouseholdModel {
       case from(RecordRef)
     }
 
-    var start = Start.current
-    var fields: [(field: Field, value: FieldValue, stamp: HybridTimestamp)] = []
+    package var start = Start.current
+    package var fields: [(field: Field, value: FieldValue, stamp: HybridTimestamp)] = []
     /// Uses counted, per replica.
-    var uses: [ReplicaID: UInt64] = [:]
+    package var uses: [ReplicaID: UInt64] = [:]
 
-    static func creating(_ fields: [(Field, FieldValue)], at stamp: HybridTimestamp) -> RecordWrite
+    package static func creating(_ fields: [(Field, FieldValue)], at stamp: HybridTimestamp)
+      -> RecordWrite
     {
       RecordWrite(start: .empty, fields: fields.map { ($0.0, $0.1, stamp) })
     }
 
-    static func editing(_ field: Field, _ value: FieldValue, at stamp: HybridTimestamp)
+    package static func editing(_ field: Field, _ value: FieldValue, at stamp: HybridTimestamp)
       -> RecordWrite
     {
       RecordWrite(fields: [(field, value, stamp)])
@@ -123,7 +126,7 @@ extension HouseholdModel {
 
   /// The records' writes and removals of a set of events, and the values that follow, with
   /// each event's results remembered (the specification asks about every event's past).
-  final class RecordHistory {
+  package final class RecordHistory {
     private let writesOf: (Event<Operation>) -> [RecordRef: RecordWrite]
     private let removalsOf: (Event<Operation>) -> Set<RecordRef>
     private let seen: (Event<Operation>) -> [Event<Operation>]
@@ -131,7 +134,7 @@ extension HouseholdModel {
     private var removals: [Int: Set<RecordRef>] = [:]
     private var carried: [RecordRef: [Int: RecordValue]] = [:]
 
-    init(
+    package init(
       writes: @escaping (Event<Operation>) -> [RecordRef: RecordWrite],
       removals: @escaping (Event<Operation>) -> Set<RecordRef>,
       seen: @escaping (Event<Operation>) -> [Event<Operation>]
@@ -141,14 +144,14 @@ extension HouseholdModel {
       self.seen = seen
     }
 
-    func writes(of event: Event<Operation>) -> [RecordRef: RecordWrite] {
+    package func writes(of event: Event<Operation>) -> [RecordRef: RecordWrite] {
       if let known = writes[event.id] { return known }
       let result = writesOf(event)
       writes[event.id] = result
       return result
     }
 
-    func removals(of event: Event<Operation>) -> Set<RecordRef> {
+    package func removals(of event: Event<Operation>) -> Set<RecordRef> {
       if let known = removals[event.id] { return known }
       let result = removalsOf(event)
       removals[event.id] = result
@@ -157,7 +160,7 @@ extension HouseholdModel {
 
     /// The record's value after `history`, or `nil` when every write of it was seen by a
     /// removal of it (or there is none).
-    func value(of record: RecordRef, in history: [Event<Operation>]) -> RecordValue? {
+    package func value(of record: RecordRef, in history: [Event<Operation>]) -> RecordValue? {
       let removers = history.filter { removals(of: $0).contains(record) }
       var result: RecordValue?
       for writer in history where writes(of: writer)[record] != nil {

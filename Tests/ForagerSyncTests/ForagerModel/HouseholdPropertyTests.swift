@@ -1,6 +1,7 @@
 import CRDTTestSupport
 import ForagerSimulation
 import ForagerSync
+import ForagerTestSupport
 import Testing
 
 /// Random household workloads on 2–5 devices with random gossip (lost, duplicated, reordered,

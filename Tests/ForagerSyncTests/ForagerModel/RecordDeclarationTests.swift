@@ -159,8 +159,7 @@ import Testing
 /// The guide to evolving the model is in docs/ and in the DocC catalog: the same text.
 @Suite struct EvolvingTheModelGuideTests {
   @Test func theGuideSaysTheSameInBothPlaces() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
+    let root = packageRoot
     func body(_ path: String) throws -> [Substring] {
       let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
       return text.split(separator: "\n", omittingEmptySubsequences: false)

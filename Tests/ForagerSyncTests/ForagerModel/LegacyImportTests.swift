@@ -1,4 +1,5 @@
 import ForagerSync
+import ForagerTestSupport
 import Foundation
 import SemanticCRDT
 import Testing

@@ -9,45 +9,45 @@ import SharedSupport
 /// varied spellings, record uses, add recipes, fill slots, make lists, add and delete, while
 /// gossip is lost, duplicated and reordered. The specification says what a device that has seen
 /// a set of operations must show, with plain sets and counts.
-enum HouseholdModel: CRDTModel {
-  static let household = HouseholdID(uuid: uuid(1, 1))
-  static let member = MemberID(uuid: uuid(2, 2))
-  static let lists = (0..<3).map { WeeklyListID(uuid: uuid(3, UInt64($0))) }
+package enum HouseholdModel: CRDTModel {
+  package static let household = HouseholdID(uuid: uuid(1, 1))
+  package static let member = MemberID(uuid: uuid(2, 2))
+  package static let lists = (0..<3).map { WeeklyListID(uuid: uuid(3, UInt64($0))) }
   /// One meal plan per slot: every assignment to a slot goes into its plan, so the meal's
   /// plan never changes and a deleted plan hides the slot.
-  static let plans = (0..<2).map { MealPlanID(uuid: uuid(6, UInt64($0))) }
-  static func plan(of slot: SlotKey) -> MealPlanID { plans[slots.firstIndex(of: slot)!] }
-  static let guests = (0..<2).map { MemberID(uuid: uuid(7, UInt64($0))) }
-  static let slots = [
+  package static let plans = (0..<2).map { MealPlanID(uuid: uuid(6, UInt64($0))) }
+  package static func plan(of slot: SlotKey) -> MealPlanID { plans[slots.firstIndex(of: slot)!] }
+  package static let guests = (0..<2).map { MemberID(uuid: uuid(7, UInt64($0))) }
+  package static let slots = [
     SlotKey(rawValue: "2024-12-10-breakfast")!, SlotKey(rawValue: "2024-12-11-dinner")!,
   ]
   /// Names categories are renamed to besides the ones they are created with.
-  static let renamedCategoryNames = ["Milk", "milk ", "Herbs"]
+  package static let renamedCategoryNames = ["Milk", "milk ", "Herbs"]
 
   /// Names that show nothing: every operation that names a record refuses them.
-  static let blankNames: Set<String> = ["", " \t", "\u{00A0}", "\u{3000}\u{200B}"]
-  static let categoryNames =
+  package static let blankNames: Set<String> = ["", " \t", "\u{00A0}", "\u{3000}\u{200B}"]
+  package static let categoryNames =
     [
       "Produce", "produce ", "  PRODUCE", "Snacks", "snacks", "Café", "Cafe\u{301}",
       "Frozen\u{00A0}Foods",
       "frozen foods",
     ] + blankNames.sorted()
-  static let ingredientNames =
+  package static let ingredientNames =
     [
       "Cilantro", "cilantro", "2 cups Fresh Basil", "basil", "bay leaves", "bay leaf",
       "a pinch of salt",
       "salt", "200g flour",
     ] + blankNames.sorted()
-  static let recipeTitles = ["Banana Bread", "banana bread!", "Pancakes", "Waffles"]
+  package static let recipeTitles = ["Banana Bread", "banana bread!", "Pancakes", "Waffles"]
   /// Spellings of the ingredients' canonical names that keep the key.
-  static let ingredientRespellings = ["CILANTRO", "Basil", "Bay Leaf", "Salt", "Flour"]
+  package static let ingredientRespellings = ["CILANTRO", "Basil", "Bay Leaf", "Salt", "Flour"]
   /// Texts of notes and instructions, an empty one included.
-  static let detailTexts = ["Stir well", "", "Café au lait", "Bake at 180 °C"]
+  package static let detailTexts = ["Stir well", "", "Café au lait", "Bake at 180 °C"]
   /// Names lists and plans are renamed to, a blank one included.
-  static let containerNames = ["Groceries", "Week 50", " \t"]
+  package static let containerNames = ["Groceries", "Week 50", " \t"]
 
   /// A recipe's ingredient lines, blank ones included (adding its items skips them).
-  static func lines(of title: String) -> [String] {
+  package static func lines(of title: String) -> [String] {
     switch title {
     case "Banana Bread": ["200g flour", " \t", "bay leaves"]
     case "Pancakes": ["2 cups Fresh Basil", ""]
@@ -60,7 +60,7 @@ enum HouseholdModel: CRDTModel {
   /// The old app's export every import reads: duplicate categories and templates, a staple,
   /// a recipe, and a list with a checked item. Its dates (1 s to 4 s after 1970) fall among
   /// the scenario's stamps, so its last-writer-wins writes race the devices' own.
-  static let legacyExport: LegacyExport = {
+  package static let legacyExport: LegacyExport = {
     func id(_ low: UInt64) -> String { uuid(8, low).uuidString }
     func at(_ second: Int) -> String { "1970-01-01T00:00:0\(second)Z" }
     let records: [String: Any] = [
@@ -95,34 +95,35 @@ enum HouseholdModel: CRDTModel {
     return try! LegacyExport.decode(try! JSONSerialization.data(withJSONObject: records))
   }()
   /// What importing ``legacyExport`` writes, as the specification needs it.
-  enum Legacy {
+  package enum Legacy {
     /// Its categories by the name that keeps each key, and the oldest record's creation.
-    static let categories: [(name: String, milliseconds: UInt64)] = [
+    package static let categories: [(name: String, milliseconds: UInt64)] = [
       ("produce ", 1_000), ("Pantry", 3_000),
     ]
-    static let recipe = (
+    package static let recipe = (
       id: RecipeID(uuid: uuid(8, 6)), title: "Legacy Soup", uses: UInt64(1),
       milliseconds: UInt64(2_000), replica: ReplicaID("legacy:\(uuid(8, 6).uuidString)")
     )
-    static let list = WeeklyListID(uuid: uuid(8, 7))
-    static let listName = "Old List"
-    static let salt = IngredientKey(normalizing: "salt")
+    package static let list = WeeklyListID(uuid: uuid(8, 7))
+    package static let listName = "Old List"
+    package static let salt = IngredientKey(normalizing: "salt")
     /// Its templates, the uses their legacy records carry, and their creation stamps' wall
     /// time (the oldest record naming each).
-    static let templates: [IngredientKey: (uses: UInt64, milliseconds: UInt64)] = [
+    package static let templates: [IngredientKey: (uses: UInt64, milliseconds: UInt64)] = [
       salt: (3, 1_000), IngredientKey(normalizing: "2 lemons"): (0, 4_000),
     ]
-    static let stapleAndCategory = (
+    package static let stapleAndCategory = (
       template: salt, category: CategoryKey(normalizing: "Pantry")
     )
     /// Its items: id, text, creation's wall time, and whether checked (at its creation).
-    static let items: [(id: GroceryItemID, text: String, milliseconds: UInt64, checked: Bool)] = [
-      (GroceryItemID(uuid: uuid(8, 8)), "salt", 3_000, true),
-      (GroceryItemID(uuid: uuid(8, 9)), "2 lemons", 4_000, false),
-    ]
+    package static let items:
+      [(id: GroceryItemID, text: String, milliseconds: UInt64, checked: Bool)] = [
+        (GroceryItemID(uuid: uuid(8, 8)), "salt", 3_000, true),
+        (GroceryItemID(uuid: uuid(8, 9)), "2 lemons", 4_000, false),
+      ]
   }
 
-  static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
+  package static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
     var bytes = [UInt8](repeating: 0, count: 16)
     for index in 0..<8 {
       bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * UInt64(index)))
@@ -135,7 +136,7 @@ enum HouseholdModel: CRDTModel {
       ))
   }
 
-  enum Operation: CustomStringConvertible, Sendable {
+  package enum Operation: CustomStringConvertible, Sendable {
     case seedDefaults
     case createCategory(String)
     /// Renames the `index`-th present category (in key order, modulo their number) to `name`:
@@ -201,7 +202,7 @@ enum HouseholdModel: CRDTModel {
     /// recipe it knows (by id), or the `index`-th slot, plan or list of the model's.
     case editDetail(DetailEdit, index: Int, DetailEdit.Value)
 
-    var description: String {
+    package var description: String {
       switch self {
       case .seedDefaults: "seed default categories"
       case .createCategory(let name): "category \(name.debugDescription)"
@@ -259,44 +260,46 @@ enum HouseholdModel: CRDTModel {
     }
   }
 
-  struct Observation: Equatable, CustomStringConvertible {
-    var dissolved = false
-    var categories: Set<CategoryKey> = []
+  package struct Observation: Equatable, CustomStringConvertible {
+    package var dissolved = false
+    package var categories: Set<CategoryKey> = []
     /// Each category's sort order.
-    var categoryOrders: [CategoryKey: Int64] = [:]
-    var members: Set<MemberID> = []
-    var usage: [IngredientKey: UInt64] = [:]
+    package var categoryOrders: [CategoryKey: Int64] = [:]
+    package var members: Set<MemberID> = []
+    package var usage: [IngredientKey: UInt64] = [:]
     /// Each template's display name.
-    var ingredientNames: [IngredientKey: String] = [:]
-    var staples: Set<IngredientKey> = []
+    package var ingredientNames: [IngredientKey: String] = [:]
+    package var staples: Set<IngredientKey> = []
     /// Each shelved template's category, resolved through the moves.
-    var shelves: [IngredientKey: CategoryKey] = [:]
+    package var shelves: [IngredientKey: CategoryKey] = [:]
     /// Each recipe's title, lines and scope.
-    var recipes: [RecipeID: String] = [:]
+    package var recipes: [RecipeID: String] = [:]
     /// Uses of each recipe used at least once, summed over devices.
-    var recipeUses: [RecipeID: UInt64] = [:]
+    package var recipeUses: [RecipeID: UInt64] = [:]
     /// Per slot, the recipes that survive: the winner, then the conflicting ones, newest first.
-    var slots: [SlotKey: [RecipeID]] = [:]
+    package var slots: [SlotKey: [RecipeID]] = [:]
     /// Each list's and plan's name and scope, by id.
-    var containers: [UUID: String] = [:]
+    package var containers: [UUID: String] = [:]
     /// Each item's text and category, with a check mark when checked.
-    var items: [String] = []
+    package var items: [String] = []
     /// The details written of each category, recipe, meal, plan and list that shows, by the
     /// record and the field's key.
-    var details: [String: String] = [:]
+    package var details: [String: String] = [:]
 
-    static func item(_ text: String, category: CategoryKey?, checked: Bool) -> String {
+    package static func item(_ text: String, category: CategoryKey?, checked: Bool) -> String {
       text + " [\(category?.rawValue ?? "-")]" + (checked ? " ✓" : "")
     }
 
-    static func recipe(_ title: String, lines: [String], scope: SharingScope) -> String {
+    package static func recipe(_ title: String, lines: [String], scope: SharingScope) -> String {
       "\(title): \(lines.map(\.debugDescription).joined(separator: ", ")) (\(scope))"
     }
 
-    static func container(_ name: String, scope: SharingScope) -> String { "\(name) (\(scope))" }
+    package static func container(_ name: String, scope: SharingScope) -> String {
+      "\(name) (\(scope))"
+    }
 
     /// Adds the details of `record`, under its kind and whole key.
-    mutating func note(details: [String: String], of record: RecordKey) {
+    package mutating func note(details: [String: String], of record: RecordKey) {
       let name =
         switch record {
         case .category(let key): "category \(key.rawValue)"
@@ -309,7 +312,7 @@ enum HouseholdModel: CRDTModel {
       for (key, value) in details { self.details["\(name) \(key)"] = value }
     }
 
-    var description: String {
+    package var description: String {
       func short(_ uuid: UUID) -> Substring { uuid.uuidString.suffix(8) }
       let parts = [
         dissolved ? "dissolved" : "open",
@@ -330,17 +333,17 @@ enum HouseholdModel: CRDTModel {
     }
   }
 
-  static let name = "Household"
+  package static let name = "Household"
   /// Every device starts from the same household, created by a founding device before the
   /// scenario (older than any of its stamps); every device acts for the owner.
-  static let initialState = HouseholdReplica.create(
+  package static let initialState = HouseholdReplica.create(
     household: household, owner: member, ownerName: "Owner", replica: "founder",
     // At 1 ms: a stamp at 0 ms could tie with the registers' initial stamp and lose to it.
     wallClock: .fixed(1)
   ).state
-  static func makeInitial() -> HouseholdState { initialState }
+  package static func makeInitial() -> HouseholdState { initialState }
 
-  static func randomOperation(using random: inout SplitMix64) -> Operation {
+  package static func randomOperation(using random: inout SplitMix64) -> Operation {
     switch random.int(in: 0..<160) {
     case 0..<4: .seedDefaults
     case 4..<14: .createCategory(random.pick(categoryNames))
@@ -398,24 +401,24 @@ enum HouseholdModel: CRDTModel {
     }
   }
 
-  static func randomDetailEdit(using random: inout SplitMix64) -> Operation {
+  package static func randomDetailEdit(using random: inout SplitMix64) -> Operation {
     .editDetail(
       random.pick(DetailEdit.allCases), index: random.int(in: 0...7),
       randomDetailValue(using: &random))
   }
 
-  static func randomDetailValue(using random: inout SplitMix64) -> DetailEdit.Value {
+  package static func randomDetailValue(using random: inout SplitMix64) -> DetailEdit.Value {
     DetailEdit.Value(
       count: Int64(random.int(in: 1...12)), flag: random.chance(0.5),
       text: random.pick(detailTexts))
   }
 
   /// A category to pick by index among the shown ones, or none.
-  static func randomCategoryIndex(using random: inout SplitMix64) -> Int? {
+  package static func randomCategoryIndex(using random: inout SplitMix64) -> Int? {
     random.chance(0.2) ? nil : random.int(in: 0...7)
   }
 
-  static func apply(
+  package static func apply(
     _ operation: Operation, to state: inout HouseholdState, replica: ReplicaID,
     timestamp: HybridTimestamp
   ) -> HouseholdState? {
@@ -434,11 +437,11 @@ enum HouseholdModel: CRDTModel {
     return device.takeLocalDelta()
   }
 
-  static func stateForm(of delta: HouseholdState) -> HouseholdState { delta.stateForm }
+  package static func stateForm(of delta: HouseholdState) -> HouseholdState { delta.stateForm }
 
   /// Performs `operation` on `device`, skipping what the device cannot do yet (assigning with
   /// no recipe known, adding to a list it does not have). A blank name must be refused.
-  static func perform(_ operation: Operation, on device: inout HouseholdReplica) {
+  package static func perform(_ operation: Operation, on device: inout HouseholdReplica) {
     if device.isDissolved { return performRefused(operation, on: &device) }
     if case .addItem(_, let list, _) = operation,
       !device.weeklyLists().contains(where: { $0.id == list })
@@ -487,7 +490,7 @@ enum HouseholdModel: CRDTModel {
   }
 
   /// On a dissolved household every change must be refused with nothing changed.
-  static func performRefused(_ operation: Operation, on device: inout HouseholdReplica) {
+  package static func performRefused(_ operation: Operation, on device: inout HouseholdReplica) {
     let before = device.state
     do {
       if case .renameCategory(_, let name) = operation {
@@ -505,12 +508,12 @@ enum HouseholdModel: CRDTModel {
   }
 
   /// The manual items a device shows, by id: the ones `check` picks from.
-  static func manualItems(on device: HouseholdReplica) -> [GroceryItemID] {
+  package static func manualItems(on device: HouseholdReplica) -> [GroceryItemID] {
     device.weeklyLists().flatMap { device.items(in: $0.id) }.filter { $0.source == .manual }
       .map(\.id).sorted()
   }
 
-  static func performChecked(_ operation: Operation, on device: inout HouseholdReplica)
+  package static func performChecked(_ operation: Operation, on device: inout HouseholdReplica)
     throws(HouseholdError)
   {
     do {
@@ -675,7 +678,7 @@ enum HouseholdModel: CRDTModel {
   }
 
   /// Edits the `index`-th manual item the device shows, if it shows any.
-  static func performItemEdit(_ operation: Operation, on device: inout HouseholdReplica)
+  package static func performItemEdit(_ operation: Operation, on device: inout HouseholdReplica)
     throws(HouseholdError)
   {
     let items = manualItems(on: device)
@@ -695,7 +698,7 @@ enum HouseholdModel: CRDTModel {
 
   /// Edits a detail of the record `index` picks, if the device shows one to pick: a slot, plan
   /// or list it does not show must be refused with nothing changed.
-  static func performDetailEdit(
+  package static func performDetailEdit(
     _ edit: DetailEdit, index: Int, _ value: DetailEdit.Value, on device: inout HouseholdReplica
   ) throws(HouseholdError) {
     let record: RecordKey
@@ -728,7 +731,7 @@ enum HouseholdModel: CRDTModel {
 
   /// The `index`-th category the device shows (in key order), `nil` for none, or `nil` and
   /// `false` when it shows none to pick.
-  static func pickedCategory(_ index: Int?, on device: HouseholdReplica) -> (
+  package static func pickedCategory(_ index: Int?, on device: HouseholdReplica) -> (
     CategoryKey?, picked: Bool
   ) {
     guard let index else { return (nil, true) }
@@ -737,13 +740,15 @@ enum HouseholdModel: CRDTModel {
   }
 
   /// The `index`-th recipe the device shows (by id), if any.
-  static func knownRecipe(_ index: Int, on device: HouseholdReplica) -> RecipeID? {
+  package static func knownRecipe(_ index: Int, on device: HouseholdReplica) -> RecipeID? {
     let known = device.recipes().map(\.id).sorted()
     return known.isEmpty ? nil : known[index % known.count]
   }
 
   /// Clears `slot`: a slot that holds no meal must be refused with nothing changed.
-  static func clear(_ slot: SlotKey, on device: inout HouseholdReplica) throws(HouseholdError) {
+  package static func clear(_ slot: SlotKey, on device: inout HouseholdReplica)
+    throws(HouseholdError)
+  {
     try refusing(device.state.meals.contains(slot) ? nil : .emptySlot(slot), on: &device) {
       device throws(HouseholdError) in try device.clearSlot(slot)
     }
@@ -751,7 +756,7 @@ enum HouseholdModel: CRDTModel {
 
   /// Performs `change`, which must be refused with `refusal`, when there is one, and change
   /// nothing then.
-  static func refusing(
+  package static func refusing(
     _ refusal: HouseholdError?, on device: inout HouseholdReplica,
     _ change: (inout HouseholdReplica) throws(HouseholdError) -> Void
   ) throws(HouseholdError) {
@@ -768,7 +773,7 @@ enum HouseholdModel: CRDTModel {
     }
   }
 
-  static func observe(_ state: HouseholdState) -> Observation {
+  package static func observe(_ state: HouseholdState) -> Observation {
     let device = HouseholdReplica(
       state: state, member: member, clock: HybridClock(replica: "observer"))
     var observation = Observation()
@@ -821,30 +826,32 @@ enum HouseholdModel: CRDTModel {
   /// The stamp of the `tick`-th tick of the event's device. Its clock starts at the event's
   /// timestamp, which the scenario draws after every stamp the device holds, and its wall
   /// clock stands still, so ticks count up the logical part.
-  static func stamp(of event: Event<Operation>, tick: UInt32) -> HybridTimestamp {
+  package static func stamp(of event: Event<Operation>, tick: UInt32) -> HybridTimestamp {
     HybridTimestamp(
       wallMilliseconds: event.timestamp.wallMilliseconds, logical: event.timestamp.logical + tick,
       replica: event.replica)
   }
 
   /// The stamp the import gives a legacy record dated `milliseconds` after 1970.
-  static func legacyStamp(_ milliseconds: UInt64, by event: Event<Operation>) -> HybridTimestamp {
+  package static func legacyStamp(_ milliseconds: UInt64, by event: Event<Operation>)
+    -> HybridTimestamp
+  {
     HybridTimestamp(wallMilliseconds: milliseconds, replica: event.replica)
   }
 
   /// The events that had an effect: a device that had seen the household dissolved changed
   /// nothing.
-  static func effective(_ events: [Event<Operation>]) -> [Event<Operation>] {
+  package static func effective(_ events: [Event<Operation>]) -> [Event<Operation>] {
     let dissolutions = Set(
       events.filter { if case .dissolve = $0.operation { true } else { false } }.map(\.id))
     return events.filter { $0.observed.isDisjoint(with: dissolutions) }
   }
 
-  static func isLessThanOrEqual(_ a: HouseholdState, _ b: HouseholdState) -> Bool {
+  package static func isLessThanOrEqual(_ a: HouseholdState, _ b: HouseholdState) -> Bool {
     a.isLessThanOrEqual(to: b)
   }
 
-  static func invariantViolations(of state: HouseholdState) -> [String] {
+  package static func invariantViolations(of state: HouseholdState) -> [String] {
     state.invariantViolations()
   }
 }

@@ -129,8 +129,7 @@ import Testing
 
   /// No seeded generator in the package calls the standard library's width-dependent draws.
   @Test func seededGeneratorsUseTheFixedWidthDraws() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
+    let root = packageRoot
     let pattern = try Regex(
       #"\b(Int|UInt|Int32|UInt32)\.random\(|randomElement\(using|shuffled?\(using"#)
     var offenders: [String] = []

@@ -9,12 +9,12 @@ import SharedSupport
 /// deleted, so that an edit of a detail often meets a concurrent removal or a new write of its
 /// record. The household model draws the same edits among all its others, too rarely on a
 /// record its device shows to check them (fewer than one scenario in eight did).
-enum HouseholdDetailsModel: CRDTModel {
-  typealias Operation = HouseholdModel.Operation
+package enum HouseholdDetailsModel: CRDTModel {
+  package typealias Operation = HouseholdModel.Operation
 
-  static let name = "Household details"
+  package static let name = "Household details"
 
-  static func randomOperation(using random: inout SplitMix64) -> Operation {
+  package static func randomOperation(using random: inout SplitMix64) -> Operation {
     let index = random.int(in: 0...3)
     // One slot and its plan: a meal is edited, cleared, hidden by the deletion of its recipe
     // or plan, and assigned again, often.
@@ -46,30 +46,30 @@ enum HouseholdDetailsModel: CRDTModel {
     }
   }
 
-  static func makeInitial() -> HouseholdState { HouseholdModel.makeInitial() }
+  package static func makeInitial() -> HouseholdState { HouseholdModel.makeInitial() }
 
-  static func apply(
+  package static func apply(
     _ operation: Operation, to state: inout HouseholdState, replica: ReplicaID,
     timestamp: HybridTimestamp
   ) -> HouseholdState? {
     HouseholdModel.apply(operation, to: &state, replica: replica, timestamp: timestamp)
   }
 
-  static func observe(_ state: HouseholdState) -> HouseholdModel.Observation {
+  package static func observe(_ state: HouseholdState) -> HouseholdModel.Observation {
     HouseholdModel.observe(state)
   }
 
-  static func specification(of events: [Event<Operation>]) -> HouseholdModel.Observation {
+  package static func specification(of events: [Event<Operation>]) -> HouseholdModel.Observation {
     HouseholdModel.specification(of: events)
   }
 
-  static func isLessThanOrEqual(_ a: HouseholdState, _ b: HouseholdState) -> Bool {
+  package static func isLessThanOrEqual(_ a: HouseholdState, _ b: HouseholdState) -> Bool {
     HouseholdModel.isLessThanOrEqual(a, b)
   }
 
-  static func invariantViolations(of state: HouseholdState) -> [String] {
+  package static func invariantViolations(of state: HouseholdState) -> [String] {
     HouseholdModel.invariantViolations(of: state)
   }
 
-  static func stateForm(of delta: HouseholdState) -> HouseholdState { delta.stateForm }
+  package static func stateForm(of delta: HouseholdState) -> HouseholdState { delta.stateForm }
 }

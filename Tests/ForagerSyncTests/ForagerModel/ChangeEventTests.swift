@@ -1,6 +1,7 @@
 import CRDTTestSupport
 import ForagerModel
 import ForagerSync
+import ForagerTestSupport
 import Foundation
 import SemanticCRDT
 import Testing
