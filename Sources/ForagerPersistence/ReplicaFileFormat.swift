@@ -6,11 +6,11 @@ internal import SharedSupport
 
 /// The wall-clock reading of a replica's hybrid clock: the greatest (milliseconds, logical)
 /// it has issued or observed. Stored so a reopened replica never issues a smaller timestamp.
-public struct ClockReading: Hashable, Sendable {
-  public let wallMilliseconds: UInt64
-  public let logical: UInt32
+package struct ClockReading: Hashable, Sendable {
+  package let wallMilliseconds: UInt64
+  package let logical: UInt32
 
-  public init(wallMilliseconds: UInt64, logical: UInt32) {
+  package init(wallMilliseconds: UInt64, logical: UInt32) {
     self.wallMilliseconds = wallMilliseconds
     self.logical = logical
   }
@@ -55,7 +55,7 @@ public struct ReplicaFileContents: Sendable {
   /// The replica id (incarnation) that saved the file.
   public var replica: ReplicaID
   /// The saving replica's clock; `nil` for a replica that never ticked, or a format-1 file.
-  public var clock: ClockReading?
+  package var clock: ClockReading?
   /// The format the file was written in; ``ReplicaFileFormat/current`` once saved again.
   public internal(set) var format: Int64
   /// What merges removed, kept for a restore (see ``RemovedRecords``), oldest first; stored
@@ -68,7 +68,7 @@ public struct ReplicaFileContents: Sendable {
   public var incarnations: [ReplicaID] = []
   /// Fields of the envelope that this build does not know, carried back on save.
   var carriedFields: [String: [UInt8]]
-  /// The sequence number of the last journal entry the state holds (see ``ReplicaJournal``):
+  /// The sequence number of the last journal entry the state holds (see `ReplicaJournal`):
   /// opening replays only the entries after it. 0 before any entry, and in files of formats 1
   /// and 2, which had no journal.
   public var journalSequence: UInt64 = 0
@@ -123,7 +123,7 @@ public struct ReplicaFileContents: Sendable {
 /// ```
 ///
 /// `journal` is the sequence number of the last journal entry the state holds (see
-/// ``ReplicaJournal``). Format 4 is format 3 with records whose fields are declared once
+/// `ReplicaJournal`). Format 4 is format 3 with records whose fields are declared once
 /// (ADR 0036): a field at its default is left out, and a field added since format 3 names its
 /// kind in its key, so that a build that does not know it merges and keeps it. Format 3 is
 /// read as it is, and so is format 2, format 3 without `journal` from builds that kept no

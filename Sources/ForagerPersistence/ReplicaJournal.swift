@@ -6,19 +6,19 @@ internal import SharedSupport
 
 /// One change in a replica's journal: the delta of the edits (or of what a merge brought) that
 /// one save made durable, with the sequence number that orders it after the snapshot.
-public struct JournalEntry: Sendable, Equatable {
+package struct JournalEntry: Sendable, Equatable {
   /// Counts up by one per entry across the replica's life; a snapshot records the last one it
   /// holds, and opening skips the entries at or below it.
-  public let sequence: UInt64
+  package let sequence: UInt64
   /// The replica id (incarnation) that wrote the entry.
-  public let replica: ReplicaID
+  package let replica: ReplicaID
   /// The writing replica's clock when it wrote the entry, so a reopened replica never issues a
   /// smaller timestamp; `nil` for a replica that never ticked.
-  public let clock: ClockReading?
+  package let clock: ClockReading?
   /// The change: merged into the state before it, it gives the state after it.
-  public let delta: HouseholdState
+  package let delta: HouseholdState
 
-  public init(sequence: UInt64, replica: ReplicaID, clock: ClockReading?, delta: HouseholdState) {
+  package init(sequence: UInt64, replica: ReplicaID, clock: ClockReading?, delta: HouseholdState) {
     self.sequence = sequence
     self.replica = replica
     self.clock = clock
@@ -44,30 +44,30 @@ public struct JournalEntry: Sendable, Equatable {
 /// only the last line can be torn, and a torn line was never acknowledged: reading drops an
 /// unterminated last line and reports where the good lines end, for the next append to start
 /// there. Any other damage is an error: it would lose acknowledged changes.
-public enum ReplicaJournal {
+package enum ReplicaJournal {
   /// The line format this build writes: 2, whose deltas are states of replica-file format 4
   /// (ADR 0036). Lines of format 1, whose deltas are format 3's, are read as they are.
-  public static let current: Int64 = 2
+  package static let current: Int64 = 2
 
   /// The greatest sequence number a journal entry, or the snapshot's record of one, may carry:
   /// 2⁴⁰, the bound of dot counters, a save a second for 34,000 years. A greater one is forged
   /// or damaged, and the next entry's number must not overflow.
-  public static let maximumSequence = Dot.maximumCounter
+  package static let maximumSequence = Dot.maximumCounter
 
   /// The journal of the replica file `snapshot`: the same name with `.journal` after it.
-  public static func url(of snapshot: URL) -> URL {
+  package static func url(of snapshot: URL) -> URL {
     URL(fileURLWithPath: snapshot.path + fileSuffix, isDirectory: false)
   }
 
   /// What a journal's name adds to its file's.
-  public static let fileSuffix = ".journal"
+  package static let fileSuffix = ".journal"
 
   // MARK: Writing
 
   /// The line for `entry`, newline included. Equal entries give identical bytes.
   ///
   /// - Complexity: O(size of the delta).
-  public static func encode(_ entry: JournalEntry) -> [UInt8] {
+  package static func encode(_ entry: JournalEntry) -> [UInt8] {
     var writer = JSONWriter(capacity: 1 << 12)
     writer.checksummedEnvelope(format: current, member: "entry") { writer in
       writer.beginObject()
@@ -85,18 +85,18 @@ public enum ReplicaJournal {
   // MARK: Reading
 
   /// What a journal holds: its entries in order, and where its last whole line ends.
-  public struct Contents: Sendable {
-    public var entries: [JournalEntry]
+  package struct Contents: Sendable {
+    package var entries: [JournalEntry]
     /// The length of the journal without a torn last line: where the next line goes.
-    public var validLength: Int
+    package var validLength: Int
     /// Whether an unterminated last line was dropped.
-    public var droppedTornLine: Bool { damage == nil && validLength < byteCount }
+    package var droppedTornLine: Bool { damage == nil && validLength < byteCount }
     /// The journal's length as read.
-    public var byteCount: Int
+    package var byteCount: Int
     /// When read up to the first damaged line (``decode(_:file:from:stoppingAtDamage:)``):
     /// what is wrong with it. ``entries`` are the lines before it, and ``validLength`` is
     /// where it starts.
-    public var damage: StoreError?
+    package var damage: StoreError?
   }
 
   /// Reads a journal's bytes, from the line that starts at `start` (the first, by default).
@@ -110,7 +110,7 @@ public enum ReplicaJournal {
   /// - Throws: ``StoreError`` naming the journal and the byte where a line is damaged, of a
   ///   newer format, or out of order (each line's sequence must be greater than the last's).
   /// - Complexity: O(size of the journal after `start`).
-  public static func decode(
+  package static func decode(
     _ bytes: [UInt8], file: URL, from start: Int = 0, stoppingAtDamage: Bool = false
   ) throws(StoreError) -> Contents {
     guard startsLine(at: start, in: bytes) else {
@@ -148,7 +148,7 @@ public enum ReplicaJournal {
   }
 
   /// Whether a line of `bytes` starts at `offset`: at the start, or just after a newline.
-  public static func startsLine(at offset: Int, in bytes: [UInt8]) -> Bool {
+  package static func startsLine(at offset: Int, in bytes: [UInt8]) -> Bool {
     offset == 0 || (offset > 0 && offset <= bytes.count && bytes[offset - 1] == UInt8(ascii: "\n"))
   }
 
@@ -156,7 +156,7 @@ public enum ReplicaJournal {
   /// read the rest before checks to know the journal is still the one it read.
   ///
   /// - Complexity: O(size of the first line).
-  public static func firstEntry(of bytes: [UInt8], file: URL) throws(StoreError) -> JournalEntry? {
+  package static func firstEntry(of bytes: [UInt8], file: URL) throws(StoreError) -> JournalEntry? {
     guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
     return try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
       try decodeLine(buffer, 0..<newline, file: file)

@@ -7,7 +7,7 @@ internal import SharedSupport
 /// One replica's files: open them at launch, append each change to the journal, and now and
 /// then compact the journal into a new snapshot.
 ///
-/// - A replica is a snapshot file plus a journal beside it (``ReplicaJournal``):
+/// - A replica is a snapshot file plus a journal beside it (`ReplicaJournal`):
 ///   ``append(_:of:)`` writes one line per save, O(change), instead of the whole household;
 ///   ``save(_:)`` writes a snapshot and empties the journal. Opening reads the snapshot and
 ///   replays the journal entries it does not hold, dropping a torn last line (it was never
@@ -87,7 +87,7 @@ public struct ReplicaStore: Sendable {
     self.compaction = compaction
   }
 
-  /// The replica's journal, beside its file (see ``ReplicaJournal/url(of:)``).
+  /// The replica's journal, beside its file (see `ReplicaJournal.url(of:)`).
   public var journalURL: URL { ReplicaJournal.url(of: fileURL) }
 
   /// The journal's length in bytes as this store last read or wrote it.
@@ -114,15 +114,15 @@ public struct ReplicaStore: Sendable {
   }
 
   /// The journal's contents as stored, or `nil` when there is none. Changes nothing: a torn
-  /// last line is reported (``ReplicaJournal/Contents/droppedTornLine``), not cut.
-  public func readJournal() throws(StoreError) -> ReplicaJournal.Contents? {
+  /// last line is reported (`ReplicaJournal.Contents.droppedTornLine`), not cut.
+  package func readJournal() throws(StoreError) -> ReplicaJournal.Contents? {
     guard let bytes = try journalBytes() else { return nil }
     return try ReplicaJournal.decode(bytes, file: journalURL)
   }
 
   /// The journal's bytes as stored, read within ``maximumFileSize``, or `nil` when there is
   /// none: for a reader that decodes only the lines it has not read.
-  public func journalBytes() throws(StoreError) -> [UInt8]? {
+  package func journalBytes() throws(StoreError) -> [UInt8]? {
     try bytes(of: journalURL)
   }
 
@@ -379,7 +379,7 @@ public struct ReplicaStore: Sendable {
   /// ``compaction``, when the file on disk is of an older format (so that a build that knows
   /// no journal refuses the file rather than miss the journal), when `replica`'s kept
   /// removals changed (a journal line holds the household, not the trash), when the sequence
-  /// numbers reached ``ReplicaJournal/maximumSequence``, or when the journal is not as this
+  /// numbers reached `ReplicaJournal.maximumSequence`, or when the journal is not as this
   /// store left it: a fragment of a failed append, a line another program wrote, a link or
   /// anything but a regular file at its name. So a failed append never has a line written
   /// after its fragment, and the snapshot replaces whatever was there. A store of a device's
