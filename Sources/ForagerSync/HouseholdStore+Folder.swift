@@ -48,9 +48,7 @@ extension HouseholdStore {
     let conflicts = folder.apply(read.conflicts, to: household, outcome: &outcome) {
       state throws(HouseholdError) in try merge(state)
     }
-    let pending = withReplica { replica in
-      folder.preparePublication(of: &replica, progress: progress)
-    }
+    let pending = folder.preparePublication(of: &replica, progress: progress)
     // The progress comes back whatever happened: a failed write moves it too (the next
     // publication starts with a snapshot numbered past what this one wrote).
     let (written, moved) = await Self.offActor { [progress] () throws(Never) in
@@ -90,15 +88,6 @@ extension HouseholdStore {
 }
 
 extension HouseholdStore {
-  /// Runs `body` on the replica in place, for a folder sync that marks what it published in
-  /// the replica's change log. `body` must not change the state: what changes it goes through
-  /// ``edit(_:)`` or ``merge(_:policy:)``, which announce and save it.
-  func withReplica<Result, Failure: Error>(
-    _ body: (inout HouseholdReplica) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    try body(&replica)
-  }
-
   /// Waits until no other sync runs through the folder at `path`, then marks one running:
   /// syncs through one folder share its progress, so they run one at a time, in call order.
   func beginFolderSync(_ path: String) async {
