@@ -63,7 +63,7 @@ let (pizza, carbonara, list, plan) = try await phone!.edit { household in
 
 try await phone!.edit { household in
   // Templates: a category and a display name set after creation, a staple.
-  let mozzarella = try household.getOrCreateIngredient(named: "mozzarella").template.key
+  let mozzarella = try household.getOrCreateIngredient(named: "mozzarella").template.canonicalName
   try household.setCategory(CategoryKey(normalizing: "Dairy"), ofIngredient: mozzarella)
   try household.renameIngredient(mozzarella, to: "Mozzarella")  // the same key, shown capitalized
   try household.setStaple(true, ingredient: "olive oil")
@@ -84,7 +84,7 @@ try await phone!.edit { household in
   try household.renameWeeklyList(list, to: "Groceries, week 48")
   try household.renameMealPlan(plan, to: "Late November")
   // Categories: one made and deleted (its records become uncategorized).
-  let snacks = try household.getOrCreateCategory(displayName: "Snacks").category.key
+  let snacks = try household.getOrCreateCategory(displayName: "Snacks").category.normalizedName
   try household.deleteCategory(snacks)
   // Sharing: a recipe kept to the owner.
   try household.setSharingScope(.ownerOnly, of: .recipe(carbonara))

@@ -24,8 +24,9 @@ extension HouseholdRecord {
 /// Named `GroceryCategory`, not `Category`, because the Objective-C runtime that Foundation
 /// re-exports on Apple platforms declares a `Category` (docs/decisions/0020).
 public struct GroceryCategory: HouseholdRecord {
-  /// The semantic key, from the display name.
-  public internal(set) var key: CategoryKey
+  /// The semantic key, from the display name: public as ``normalizedName``, the one name the
+  /// API gives it.
+  package internal(set) var key: CategoryKey
   public private(set) var creation: Creation
   package var color = LWWRegister<String?>(unchosen: nil)
   package var name = LWWRegister(unchosen: "")
@@ -50,7 +51,8 @@ public struct GroceryCategory: HouseholdRecord {
 
   /// The name as a person wrote it; the last write wins.
   public var displayName: String { name.value }
-  /// The semantic key by the name the app's design gives it: the display name normalized.
+  /// The semantic key, by the name the app's design gives it (the only public one): the display
+  /// name normalized.
   public var normalizedName: CategoryKey { key }
   /// Position in lists; categories sort by this, then display name.
   public var sortOrder: Int64 { order.value }
@@ -68,7 +70,8 @@ public struct GroceryCategory: HouseholdRecord {
 /// An ingredient template, unique by ``IngredientKey``; grocery items and recipes refer to it
 /// by that key.
 public struct IngredientTemplate: HouseholdRecord {
-  public internal(set) var key: IngredientKey
+  /// The semantic key: public as ``canonicalName``, the one name the API gives it.
+  package internal(set) var key: IngredientKey
   public private(set) var creation: Creation
   package var name = LWWRegister(unchosen: "")
   package var staple = LWWRegister(unchosen: false)
@@ -93,7 +96,8 @@ public struct IngredientTemplate: HouseholdRecord {
     key: IngredientKey(rawValue: ""), creation: .placeholder)
 
   public var displayName: String { name.value }
-  /// The semantic key by the name the app's design gives it: the ingredient's canonical name.
+  /// The semantic key, by the name the app's design gives it (the only public one): the
+  /// ingredient's canonical name.
   public var canonicalName: IngredientKey { key }
   /// Whether the household keeps it stocked; last write wins.
   public var isStaple: Bool { staple.value }
@@ -294,7 +298,8 @@ public struct GroceryListItem: HouseholdRecord {
 /// offline both survive the merge; ``recipe`` is the deterministic winner and
 /// ``conflictingRecipes`` the others, until a later assignment resolves them.
 public struct PlannedMeal: HouseholdRecord {
-  public private(set) var slot: SlotKey
+  /// The semantic key: public as ``slotKey``, the one name the API gives it.
+  package private(set) var slot: SlotKey
   public private(set) var creation: Creation
   package var assignment = MVRegister<RecipeID>()
   package var plan = LWWRegister<MealPlanID?>(unchosen: nil)
@@ -328,7 +333,8 @@ public struct PlannedMeal: HouseholdRecord {
   /// Recipes assigned concurrently and not yet resolved; empty when there is no conflict.
   public var conflictingRecipes: [RecipeID] { assignment.conflicts }
   public var mealPlanID: MealPlanID? { plan.value }
-  /// The semantic key by the name the app's design gives it: the day and meal type.
+  /// The semantic key, by the name the app's design gives it (the only public one): the day
+  /// and meal type.
   public var slotKey: SlotKey { slot }
   public var displayName: String { slot.rawValue }
   public var sharingScope: SharingScope { scope.value }
