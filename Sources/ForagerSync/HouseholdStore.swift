@@ -103,8 +103,11 @@ public actor HouseholdStore {
   /// none. Runs off the caller's executor.
   ///
   /// - Parameters:
+  ///   - fileURL: The device's replica file; its journal and device id are kept beside it.
+  ///   - firstLaunch: What to do when there is no file: create a household or join one.
   ///   - wallClock: The clock for new timestamps (see ``ReplicaStore/open(household:member:wallClock:incarnation:)``).
   ///   - maximumFileSize: The largest file read (``ReplicaStore/maximumFileSize``).
+  ///   - compaction: When the journal is folded into a new snapshot.
   ///   - platform: The limits of the platform the app runs on; a test passes another's.
   /// - Throws: ``StoreError``: the file is damaged, newer, another household's, locked, or the
   ///   folder, the first save or the device's id cannot be written; or there is no file,
