@@ -184,7 +184,7 @@ extension JSONReader {
   public mutating func readObject<Field>(
     _ fields: JSONFields<Field>, _ field: (inout JSONReader, Field) throws(JSONError) -> Void
   ) throws(JSONError) {
-    try readMembers(of: fields, field, unknown: { _, _ in }, refusingUnknown: true)
+    try readObject(keyedBy: fields, field, unknown: { _, _ in }, refusingUnknown: true)
   }
 
   /// Reads an object whose keys are `fields`, as the one without `unknown` does, except that a
@@ -195,7 +195,7 @@ extension JSONReader {
     _ field: (inout JSONReader, Field) throws(JSONError) -> Void,
     unknown: (inout JSONReader, String) throws(JSONError) -> Void
   ) throws(JSONError) {
-    try readMembers(of: fields, field, unknown: unknown, refusingUnknown: false)
+    try readObject(keyedBy: fields, field, unknown: unknown, refusingUnknown: false)
   }
 
   /// Reads an object whose keys are `keys` (each required one, and optional ones at most once),
@@ -205,7 +205,7 @@ extension JSONReader {
   public mutating func readObject(
     _ keys: JSONKeys, _ member: (inout JSONReader, Int) throws(JSONError) -> Void
   ) throws(JSONError) {
-    try readMembers(of: keys, member, unknown: { _, _ in }, refusingUnknown: true)
+    try readObject(keyedBy: keys, member, unknown: { _, _ in }, refusingUnknown: true)
   }
 
   /// Reads an object whose keys are `keys`, as the one without `unknown` does, except
@@ -216,7 +216,7 @@ extension JSONReader {
     _ member: (inout JSONReader, Int) throws(JSONError) -> Void,
     unknown: (inout JSONReader, String) throws(JSONError) -> Void
   ) throws(JSONError) {
-    try readMembers(of: keys, member, unknown: unknown, refusingUnknown: false)
+    try readObject(keyedBy: keys, member, unknown: unknown, refusingUnknown: false)
   }
 
   /// Every `readObject`: generic over the table rather than one wrapping another in a closure
@@ -224,8 +224,8 @@ extension JSONReader {
   /// `unknown` as a closure that does not escape (an optional one would, and every variable it
   /// captures, a record being read say, would then live in a box of its own).
   @inlinable
-  mutating func readMembers<Keys: ObjectKeys>(
-    of keys: Keys,
+  mutating func readObject<Keys: ObjectKeys>(
+    keyedBy keys: Keys,
     _ member: (inout JSONReader, Keys.Member) throws(JSONError) -> Void,
     unknown: (inout JSONReader, String) throws(JSONError) -> Void,
     refusingUnknown: Bool
