@@ -29,7 +29,7 @@ extension HouseholdStore {
   public func sync(through folder: SyncFolder) async throws(SyncFolderError)
     -> FolderSyncOutcome
   {
-    let path = folder.url.standardizedFileURL.path
+    let path = Self.progressKey(of: folder)
     await beginFolderSync(path)
     defer { endFolderSync(path) }
     var progress = folderProgress[path] ?? FolderProgress()
@@ -76,27 +76,18 @@ extension HouseholdStore {
   /// Makes this store's next publications into `folder` meet `faults`: for tests of what a
   /// failing disk leaves.
   package func injectFolderFaults(_ faults: FileFaults, in folder: SyncFolder) {
-    folderProgress[folder.url.standardizedFileURL.path, default: FolderProgress()].faults = faults
+    folderProgress[Self.progressKey(of: folder), default: FolderProgress()].faults = faults
   }
 
-  /// Runs `body` on another thread, off the store's actor.
-  private static func offActor<Value: Sendable, Failure: Error>(
-    _ body: @escaping @Sendable () throws(Failure) -> Value
-  ) async -> Result<Value, Failure> {
-    await Task.detached { Result { () throws(Failure) in try body() } }.value
-  }
-}
-
-extension HouseholdStore {
   /// Waits until no other sync runs through the folder at `path`, then marks one running:
   /// syncs through one folder share its progress, so they run one at a time, in call order.
-  func beginFolderSync(_ path: String) async {
+  private func beginFolderSync(_ path: String) async {
     if foldersSyncing.insert(path).inserted { return }
     await withCheckedContinuation { folderSyncsWaiting[path, default: []].append($0) }
   }
 
   /// Ends the sync through the folder at `path`, handing the folder to the next one waiting.
-  func endFolderSync(_ path: String) {
+  private func endFolderSync(_ path: String) {
     guard var waiting = folderSyncsWaiting[path], !waiting.isEmpty else {
       foldersSyncing.remove(path)
       return
@@ -104,5 +95,17 @@ extension HouseholdStore {
     let next = waiting.removeFirst()
     folderSyncsWaiting[path] = waiting.isEmpty ? nil : waiting
     next.resume()
+  }
+
+  /// The key of `folder`'s progress and of the syncs running through it: its standardized path.
+  private static func progressKey(of folder: SyncFolder) -> String {
+    folder.url.standardizedFileURL.path
+  }
+
+  /// Runs `body` on another thread, off the store's actor.
+  private static func offActor<Value: Sendable, Failure: Error>(
+    _ body: @escaping @Sendable () throws(Failure) -> Value
+  ) async -> Result<Value, Failure> {
+    await Task.detached { Result { () throws(Failure) in try body() } }.value
   }
 }
