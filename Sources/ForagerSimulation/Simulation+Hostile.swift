@@ -188,7 +188,7 @@ extension Simulation {
     var peerReplica = devices[peer].replica!
     var peerSession = devices[peer].sessions[receiver] ?? SyncSession()
     let honest = peerSession.message(from: &peerReplica)
-    let receiverSequence = devices[receiver].replica!.changeLog.sequence
+    let receiverSequence = devices[receiver].replica!.changes.log.sequence
     // Just ahead, which the sender's own changes soon overtake (then a delta starting there
     // would skip the changes between), or far ahead. A `through` only far ahead: one the
     // sender's changes reach is out of reach when the message carrying them is lost

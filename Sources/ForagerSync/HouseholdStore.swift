@@ -82,13 +82,13 @@ public actor HouseholdStore {
   /// The files as the store left them when it suspended, to tell at ``resume()`` whether
   /// another process wrote them meanwhile.
   var filesAtSuspension: ReplicaFilesIdentity?
-  /// How many changes this store has made to the replica, and how many of them the file holds.
-  private var generation = 0
-  private var savedGeneration = 0
+  /// The last of the replica's numbered changes (``ChangeLog/sequence``) the file holds: the
+  /// store's one cursor into the replica's record of what changed.
+  private var savedThrough: UInt64
   private var isSaving = false
   /// How many saves have written the file since the store opened: for tests of coalescing.
   package private(set) var savesWritten = 0
-  private var flushes: [(generation: Int, continuation: CheckedContinuation<StoreError?, Never>)] =
+  private var flushes: [(through: UInt64, continuation: CheckedContinuation<StoreError?, Never>)] =
     []
   private var listeners: [Int: AsyncStream<HouseholdChange>.Continuation] = [:]
   private var nextListener = 0
@@ -155,8 +155,7 @@ public actor HouseholdStore {
       case .join(let household, let member):
         replica = HouseholdReplica(joining: household, member: member, wallClock: wallClock)
       }
-      _ = replica.takeLocalChanges()
-      _ = replica.takeLocalDelta()
+      _ = replica.takeLocalEdit()
       try file.save(replica)
     }
     self.fileURL = fileURL
@@ -169,6 +168,7 @@ public actor HouseholdStore {
     self.file = file
     self.lock = lock
     self.lockGuarantee = lock.guarantee
+    self.savedThrough = replica.changes.log.sequence
   }
 
   deinit {
@@ -191,11 +191,7 @@ extension HouseholdStore {
   public func edit<Result: Sendable, Failure: Error>(
     _ body: @Sendable (inout HouseholdReplica) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let before = replica.state.version
-    defer {
-      if let delta = replica.takeLocalDelta() { unsaved.note(delta) }
-      changed(replica.takeLocalChanges(), since: before)
-    }
+    defer { tookLocalEdit() }
     return try body(&replica)
   }
 
@@ -210,21 +206,33 @@ extension HouseholdStore {
   public func merge(_ state: HouseholdState, policy: MergePolicy = .default)
     throws(HouseholdError) -> MergeReport
   {
-    let before = replica.state.version
     let report = try replica.merge(state, policy: policy)
-    unsaved.note(state)
-    changed(report.changes, since: before)
+    merged(state, report: report)
     return report
   }
 
-  /// Notes a change: announces it when it changed records, saves when it changed the state.
-  private func changed(_ change: HouseholdChange, since version: HouseholdVersion) {
-    if !change.isEmpty {
-      for listener in listeners.values { listener.yield(change) }
-    }
-    guard !change.isEmpty || replica.state.version != version else { return }
-    generation += 1
+  /// Takes what the replica's own edits changed (``HouseholdReplica/takeLocalEdit()``) and
+  /// keeps it: its records announced, its delta saved.
+  private func tookLocalEdit() {
+    let edit = replica.takeLocalEdit()
+    if let delta = edit.delta { unsaved.note(delta) }
+    announce(edit.change)
     saveIfIdle()
+  }
+
+  /// Keeps what merging `state` did: its records announced, `state` saved with the next
+  /// changes, and the writes the merge made here (its answers to forged claims) taken as an
+  /// edit.
+  private func merged(_ state: HouseholdState, report: MergeReport) {
+    unsaved.note(state)
+    announce(report.changes)
+    tookLocalEdit()
+  }
+
+  /// Tells every listener of `change`, unless it changed no record.
+  private func announce(_ change: HouseholdChange) {
+    guard !change.isEmpty else { return }
+    for listener in listeners.values { listener.yield(change) }
   }
 }
 
@@ -249,14 +257,10 @@ extension HouseholdStore {
   public func receive(
     _ message: SyncMessage, fromPeer peer: String, policy: MergePolicy = .default
   ) throws(HouseholdError) -> MergeReport? {
-    let before = replica.state.version
     var session = sessions[peer] ?? SyncSession()
     let report = try session.receive(message, into: &replica, policy: policy)
     sessions[peer] = session
-    if let report {
-      if let state = message.state { unsaved.note(state) }
-      changed(report.changes, since: before)
-    }
+    if let report, let state = message.state { merged(state, report: report) }
     return report
   }
 }
@@ -291,8 +295,8 @@ extension HouseholdStore {
   /// - Throws: The ``StoreError`` of the save that should have written them; the changes stay
   ///   in memory, and a later change or flush tries again.
   public func flush() async throws(StoreError) {
-    let target = generation
-    guard savedGeneration < target else { return }
+    let target = replica.changes.log.sequence
+    guard savedThrough < target else { return }
     guard !isSuspended else { throw StoreError(file: fileURL, problem: .suspended) }
     saveIfIdle()
     let failure = await withCheckedContinuation { continuation in
@@ -302,7 +306,7 @@ extension HouseholdStore {
   }
 
   /// Whether every change is in the file.
-  public var hasUnsavedChanges: Bool { savedGeneration < generation }
+  public var hasUnsavedChanges: Bool { savedThrough < replica.changes.log.sequence }
 
   /// Makes the next file operations of this store's saves meet `faults`: for tests of what a
   /// failing disk leaves. Call it when no save runs (after ``flush()``): a running save would
@@ -314,11 +318,11 @@ extension HouseholdStore {
   /// Starts a save of the changes since the last one, unless one is running: that one's end
   /// starts the next, so saves never overlap and each writes what came after the last.
   func saveIfIdle() {
-    guard !isSaving, !isSuspended, savedGeneration < generation else { return }
+    let target = replica.changes.log.sequence
+    guard !isSaving, !isSuspended, savedThrough < target else { return }
     isSaving = true
     let change = unsaved.take()
     let snapshot = replica
-    let target = generation
     let file = file
     Task.detached {
       var file = file
@@ -341,7 +345,7 @@ extension HouseholdStore {
   }
 
   private func finishSave(
-    of target: Int, change: HouseholdState?, failure: StoreError?, file: ReplicaStore
+    of target: UInt64, change: HouseholdState?, failure: StoreError?, file: ReplicaStore
   ) {
     isSaving = false
     self.file = file
@@ -349,12 +353,12 @@ extension HouseholdStore {
     // What failed to be written is written with the next save.
     if failure != nil, let change { unsaved.restore(change) }
     if failure == nil {
-      savedGeneration = target
+      savedThrough = target
       savesWritten += 1
     }
-    var waiting: [(generation: Int, continuation: CheckedContinuation<StoreError?, Never>)] = []
+    var waiting: [(through: UInt64, continuation: CheckedContinuation<StoreError?, Never>)] = []
     for flush in flushes {
-      if flush.generation <= savedGeneration {
+      if flush.through <= savedThrough {
         flush.continuation.resume(returning: nil)
       } else if let failure {
         flush.continuation.resume(returning: failure)

@@ -380,13 +380,13 @@ extension SyncFolder {
   package func preparePublication(
     of replica: inout HouseholdReplica, progress: FolderProgress
   ) -> PendingPublication {
-    replica.changeLog.seal(recordCount: replica.state.recordCount)
+    replica.changes.log.seal(recordCount: replica.state.recordCount)
     guard let published = progress.publication, published.incarnation == replica.replicaID,
-      let changes = replica.changeLog.delta(
+      let changes = replica.changes.log.delta(
         after: published.through, for: nil, of: replica.state)
     else { return .snapshot(replica) }
     guard changes != HouseholdState(emptyDeltaLike: replica.state) else {
-      return .nothing(through: replica.changeLog.sequence)
+      return .nothing(through: replica.changes.log.sequence)
     }
     return .line(changes, of: replica)
   }
@@ -432,7 +432,7 @@ extension SyncFolder {
       }
     }
     progress.publication = FolderProgress.Publication(
-      incarnation: replica.replicaID, through: replica.changeLog.sequence, store: store)
+      incarnation: replica.replicaID, through: replica.changes.log.sequence, store: store)
     return write
   }
 

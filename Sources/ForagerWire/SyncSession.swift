@@ -59,8 +59,8 @@ public struct SyncSession: Sendable {
   /// - Complexity: O(size of the changes the peer lacks) for a delta; O(size of the state) for
   ///   a full state.
   public mutating func message(from replica: inout HouseholdReplica) -> SyncMessage {
-    replica.changeLog.seal(recordCount: replica.state.recordCount)
-    let through = replica.changeLog.sequence
+    replica.changes.log.seal(recordCount: replica.state.recordCount)
+    let through = replica.changes.log.sequence
     sentThrough = max(sentThrough, through)
     func full() -> SyncMessage {
       SyncMessage(
@@ -68,7 +68,7 @@ public struct SyncSession: Sendable {
         recipient: peer?.replica, acknowledged: peer?.merged, state: replica.state)
     }
     guard let peer, local == replica.replicaID, let start = peer.acknowledged,
-      let delta = replica.changeLog.delta(after: start, for: peer.replica, of: replica.state)
+      let delta = replica.changes.log.delta(after: start, for: peer.replica, of: replica.state)
     else { return full() }
     let empty = delta == HouseholdState(emptyDeltaLike: replica.state)
     return SyncMessage(
@@ -131,7 +131,7 @@ public struct SyncSession: Sendable {
       // state), and it is how a peer that refused a delta starting past what it merged gets
       // the changes between.
       if let acknowledged = message.acknowledged,
-        acknowledged > min(sentThrough, replica.changeLog.sequence)
+        acknowledged > min(sentThrough, replica.changes.log.sequence)
       {
         // The next message is the whole state, which sets what the peer holds of this replica
         // back to what it was sent, so that its acknowledgments count again.

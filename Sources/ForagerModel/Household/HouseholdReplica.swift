@@ -23,14 +23,9 @@ public struct HouseholdReplica: Sendable {
   public internal(set) var clock: HybridClock
   /// What merges removed, oldest first, kept for a restore (see ``RemovedRecords``).
   package var removals: [RemovedRecords] = []
-  /// The records this replica's own edits changed since ``takeLocalChanges()`` last took them.
-  public internal(set) var localChanges = HouseholdChange(origin: .local)
-  /// The join of the deltas of this replica's own edits since ``takeLocalDelta()`` last took
-  /// it; `nil` when there are none.
-  package internal(set) var localDelta: HouseholdState?
-  /// Every change since the replica opened, numbered: where a sync session or the folder finds
-  /// what a peer lacks.
-  package var changeLog = ChangeLog()
+  /// What this replica's writes and merges changed, noted once each: for its views, its
+  /// journal, and (in its numbered log) the sync sessions and folders that send its changes.
+  package var changes = ChangeRecord()
   /// This device's earlier incarnations, oldest first. Only this device made their writes,
   /// but one may have gone on after the file this replica opened was saved (the file was a
   /// backup, or the app crashed after sending writes it had not saved), so a claim on them
@@ -46,6 +41,8 @@ public struct HouseholdReplica: Sendable {
   /// trusts every claim loses.
   package var checksClaims = true
 
+  /// The records this replica's own edits changed since ``takeLocalChanges()`` last took them.
+  public var localChanges: HouseholdChange { changes.shown }
   /// This replica's id.
   public var replicaID: ReplicaID { clock.replica }
   /// The household.
@@ -100,7 +97,8 @@ public struct HouseholdReplica: Sendable {
     var replica = HouseholdReplica(
       joining: household, member: owner, replica: replica, wallClock: wallClock)
     let creation = replica.creation()
-    replica.noteDelta(replica.state.owner.assign(owner, at: creation.timestamp), in: \.owner)
+    replica.noteWrite(
+      replica.state.owner.assign(owner, at: creation.timestamp), in: \.owner, showing: .nothing)
     replica.write(
       \.members, owner, Member(id: owner, name: ownerName, role: .owner, creation: creation))
     return replica
@@ -117,8 +115,7 @@ public struct HouseholdReplica: Sendable {
   ///
   /// - Complexity: O(1); noting costs O(1) per record written.
   public mutating func takeLocalChanges() -> HouseholdChange {
-    defer { localChanges = HouseholdChange(origin: .local) }
-    return localChanges
+    changes.takeShown()
   }
 
   /// Returns the changes this replica's own edits made since the last call, as one delta, and
@@ -132,23 +129,24 @@ public struct HouseholdReplica: Sendable {
   ///
   /// - Complexity: O(1); collecting costs O(1) per record written.
   public mutating func takeLocalDelta() -> HouseholdState? {
-    defer { localDelta = nil }
-    return localDelta
+    changes.takeDelta()
   }
 
-  /// Joins the delta of one local write of a part of the state into ``localDelta``.
-  mutating func noteDelta<Part: Mergeable>(
-    _ part: Part, in slot: WritableKeyPath<HouseholdState, Part>
+  /// Returns what this replica's own edits changed since the last take, the records for its
+  /// views and the delta for its journal together, and starts noting afresh: what a store
+  /// takes after each edit. The change log numbered the same writes as they were made.
+  ///
+  /// - Complexity: O(1).
+  package mutating func takeLocalEdit() -> LocalEdit {
+    changes.take()
+  }
+
+  /// Notes one local write, `part`, the delta of the map (or register) `slot`, and what it
+  /// changed that a view shows.
+  mutating func noteWrite<Part: Mergeable>(
+    _ part: Part, in slot: WritableKeyPath<HouseholdState, Part>, showing shown: ChangeRecord.Shown
   ) {
-    if localDelta == nil { localDelta = HouseholdState(emptyDeltaLike: state) }
-    localDelta![keyPath: slot].merge(part)
-    changeLog.noteWrite(part, in: slot, of: state)
-  }
-
-  /// Joins the deltas of local writes made together, `delta`, into ``localDelta``.
-  mutating func noteDelta(_ delta: HouseholdState) {
-    if localDelta == nil { localDelta = delta } else { localDelta!.merge(delta) }
-    changeLog.noteWrites(delta)
+    changes.noteWrite(part, in: slot, of: state, showing: shown)
   }
 
   /// Changes an existing record as a new write of this replica, replacing the writes of it
@@ -178,11 +176,16 @@ public struct HouseholdReplica: Sendable {
     _ map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>, _ key: Record.Key,
     _ record: Record, replacing previous: Record?
   ) {
-    noteDelta(state[keyPath: map].set(key, to: record, by: replicaID), in: map)
+    let written = state[keyPath: map].set(key, to: record, by: replicaID)
     // A write of the value the record shows already (checking a checked item), or one whose
     // value loses to what the record holds (a stamp behind it), changes nothing a view shows.
-    if let previous, let shown = state[keyPath: map][key], showSame(previous, shown) { return }
-    localChanges.note(key.notedKey, existed: previous != nil, exists: true)
+    let showsSame = previous.map { previous in
+      state[keyPath: map][key].map { showSame(previous, $0) } ?? false
+    }
+    noteWrite(
+      written, in: map,
+      showing: showsSame == true
+        ? .nothing : .record(key.notedKey, existed: previous != nil, exists: true))
   }
 
   /// Removes the record under `key`, if any, and notes the change.
@@ -190,8 +193,9 @@ public struct HouseholdReplica: Sendable {
     _ map: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>, _ key: Record.Key
   ) {
     guard state[keyPath: map].contains(key) else { return }
-    noteDelta(state[keyPath: map].remove(key), in: map)
-    localChanges.note(key.notedKey, existed: true, exists: false)
+    noteWrite(
+      state[keyPath: map].remove(key), in: map,
+      showing: .record(key.notedKey, existed: true, exists: false))
   }
 
   /// Writes the record under `key` in the carried map `map` (ADR 0037) as `edit` leaves it,
@@ -207,9 +211,7 @@ public struct HouseholdReplica: Sendable {
     let previous = state[carried: map][key]
     var record = previous ?? created(stamp)
     edit(&record, stamp)
-    // The local delta's map a delta that names what it retires, as the maps of this build.
-    if localDelta == nil { localDelta = HouseholdState(emptyDeltaLike: state) }
-    if localDelta![carried: map].holdsNothing { localDelta![carried: map] = .emptyDelta }
+    changes.carryKeyed(map, of: state)
     write(\.[carried: map], key, record, replacing: previous)
   }
 

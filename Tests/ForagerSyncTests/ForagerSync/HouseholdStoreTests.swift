@@ -147,6 +147,44 @@ import Testing
         == ["Bakery", "Dairy", "Frozen", "Produce"])
   }
 
+  /// A merge that answers a forged claim on this device's writes writes records again
+  /// (``MergeReport/reissuedRecords``): those writes are changes like any other, and a flush
+  /// returns once the files hold them. The store once saved only the merged delta and left the
+  /// rewrites for the next edit, so a relaunch after the flush opened the records under the
+  /// claimed incarnation: not the household the app had shown and sent its peers.
+  @Test func theRewritesThatAnswerAForgedClaimAreSavedWithTheMerge() async throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("phone.json")
+    var store: HouseholdStore? = try await HouseholdStore(
+      fileURL: file, firstLaunch: .createHousehold(ownerName: "Sam", owner: Self.owner))
+    let household = store!.householdID
+    try await store!.edit {
+      for name in ["Produce", "Dairy", "Bakery", "Frozen", "Snacks"] {
+        _ = try $0.getOrCreateCategory(displayName: name)
+      }
+    }
+    try await store!.flush()
+    // A delta claiming a write of this incarnation it never made: one that makes a category
+    // and removes it again, which names the write in its context and holds no record.
+    var claim = await store!.replica
+    _ = claim.takeLocalDelta()
+    let spices = try claim.getOrCreateCategory(displayName: "Spices").category.key
+    try claim.deleteCategory(spices)
+    let taken = claim.takeLocalDelta()
+    let forged = try #require(taken)
+    let report = try await store!.merge(forged)
+    #expect(report.forgedClaims == [store!.replicaID] && report.reissuedRecords >= 1)
+    try await store!.flush()
+    let expected = await store!.replica.state
+    #expect(expected.categories.count == 5)
+    store = nil
+
+    store = try await HouseholdStore(
+      fileURL: file, firstLaunch: .join(household, member: Self.owner))
+    let same = await store!.replica.state == expected
+    #expect(same, "the relaunch opened another household than the store held")
+  }
+
   @Test func aFailedSaveIsReportedByFlushAndTheNextFlushWritesIt() async throws {
     let folder = TemporaryFolder()
     let file = folder.file("phone.json")

@@ -151,8 +151,8 @@ struct SyncSessionPropertyTests {
 
     mutating func shrinkLog() {
       tinyLog = true
-      replica.changeLog.minimumBudget = 4
-      replica.changeLog.maximumEntries = 2
+      replica.changes.log.minimumBudget = 4
+      replica.changes.log.maximumEntries = 2
     }
 
     /// Makes this device's message for `peer`.
@@ -213,7 +213,7 @@ struct SyncSessionPropertyTests {
           devices[device].shrinkLog()
         case .forgeAcknowledgment(let from, let to, let value):
           let real = devices[from].message(for: to)
-          let sequence = devices[to].replica.changeLog.sequence
+          let sequence = devices[to].replica.changes.log.sequence
           let forged = SyncMessage(
             household: real.household, sender: real.sender, through: real.through,
             since: real.since, recipient: real.recipient ?? devices[to].replica.replicaID,

@@ -311,7 +311,7 @@ import Testing
     let forged = SyncMessage(
       household: honest.household, sender: honest.sender, through: honest.through,
       since: honest.since, recipient: honest.recipient,
-      acknowledged: phone.changeLog.sequence + 5, state: honest.state)
+      acknowledged: phone.changes.log.sequence + 5, state: honest.state)
     try phoneSide.receive(forged, into: &phone)
     #expect(phoneSide.ignoredAcknowledgments == 1)
     for round in 0..<8 {

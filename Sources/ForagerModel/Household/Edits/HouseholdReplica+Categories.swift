@@ -130,9 +130,9 @@ extension HouseholdReplica {
     record.name.assign(displayName, at: stamp)
     remove(\.categories, current)
     write(\.categories, target, record)
-    noteDelta(
-      state.moves.set(current, to: LWWRegister(target, at: stamp), by: replicaID), in: \.moves)
-    localChanges.householdChanged = true
+    noteWrite(
+      state.moves.set(current, to: LWWRegister(target, at: stamp), by: replicaID), in: \.moves,
+      showing: .household)
   }
 }
 

@@ -39,8 +39,8 @@ extension HouseholdReplica {
   public mutating func dissolve() throws(HouseholdError) {
     try requireOpen()
     try requireOwner(to: "dissolve the household")
-    noteDelta(state.dissolved.assign(true, at: clock.tick()), in: \.dissolved)
-    localChanges.householdChanged = true
+    noteWrite(
+      state.dissolved.assign(true, at: clock.tick()), in: \.dissolved, showing: .household)
   }
 
   /// Whether the household was dissolved.

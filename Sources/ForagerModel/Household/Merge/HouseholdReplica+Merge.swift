@@ -68,7 +68,7 @@ extension HouseholdReplica {
     let remote = remote.rekeyed(to: state.normalizerVersion)
     let observed = try clockObserving(remote, cores: policy.checkingCores)
     var merge = try mergeInPlace(remote, policy: policy)
-    let problems = state.modelViolations(after: merge.changes)
+    let problems = state.modelViolations(after: merge.recheck)
     if !problems.isEmpty {
       merge.undo.apply(to: &state)
       // A state saved by an older build may carry problems of its own: only those the merge
@@ -83,8 +83,7 @@ extension HouseholdReplica {
     report.forgedClaims = claimed
     report.reissuedRecords = reissued
     if merge.undo.changedState {
-      changeLog.noteMerge(
-        of: remote, from: origin, recordCount: state.recordCount)
+      changes.noteMerge(of: remote, from: origin, recordCount: state.recordCount)
     }
     return report
   }
@@ -137,10 +136,11 @@ extension HouseholdReplica {
     _ = answer(claimed: claimed)
   }
 
-  /// A merge made in place: what it reports, changed and removed, and how to undo it.
+  /// A merge made in place: what it reports, what the invariants recheck, what it removed, and
+  /// how to undo it.
   private struct InPlaceMerge {
     var report = MergeReport()
-    var changes = HouseholdChanges()
+    var recheck = KeysToRecheck()
     var removed: RemovalCollector
     var undo = MergeUndo()
   }
@@ -155,7 +155,7 @@ extension HouseholdReplica {
     let before = MergePolicy.Before(state)
     var merge = InPlaceMerge(removed: RemovalCollector(household: householdID))
     state.merge(
-      remote, reporting: &merge.report, changes: &merge.changes, removed: &merge.removed,
+      remote, reporting: &merge.report, recheck: &merge.recheck, removed: &merge.removed,
       undo: &merge.undo)
     do {
       try policy.check(removing: merge.removed.removalsMade, from: before, leaving: state)
@@ -210,7 +210,7 @@ extension HouseholdReplica {
       _ = try mergeInPlace(delta, policy: policy)
     }
     clock = observed
-    changeLog.forgetChanges()
+    changes.log.forgetChanges()
   }
 
   /// This replica's clock after observing the greatest timestamp in `incoming`, a state from

@@ -63,7 +63,7 @@ extension HouseholdState {
     cores: Cores = .one, categoriesInHalvesAbove: Int = categoriesCheckedInHalvesAbove
   ) -> [String] {
     // Every record, as if a merge had changed them all.
-    var everything = HouseholdChanges()
+    var everything = KeysToRecheck()
     everything.categories = Array(categories.keys)
     everything.ingredients = Array(ingredients.keys)
     everything.items = Array(items.keys)
@@ -94,7 +94,7 @@ extension HouseholdState {
 
 /// The keys whose records a merge changed: what the model's invariants must be checked for
 /// after it (``HouseholdState/modelViolations(after:)``).
-package struct HouseholdChanges {
+package struct KeysToRecheck {
   /// Keys present after the merge whose records it added or changed.
   var categories: [CategoryKey] = []
   var ingredients: [IngredientKey] = []
@@ -108,7 +108,7 @@ package struct HouseholdChanges {
   /// a key that is gone breaks no rule of its own.
   package mutating func note<Key, Value>(
     _ key: Key, _ change: ORMap<Key, Value>.Change,
-    in keys: WritableKeyPath<HouseholdChanges, [Key]>, differ: (Value, Value) -> Bool
+    in keys: WritableKeyPath<KeysToRecheck, [Key]>, differ: (Value, Value) -> Bool
   ) {
     guard let after = change.after else { return }
     if let before = change.before, !differ(before, after) { return }
@@ -128,7 +128,7 @@ extension HouseholdState {
   /// - Complexity: O(*c*) for *c* changed records, normalizing the names of changed categories
   ///   and templates; plus O(*i*) hash lookups over all items when the merge removed a
   ///   template.
-  func modelViolations(after changes: HouseholdChanges) -> [String] {
+  func modelViolations(after changes: KeysToRecheck) -> [String] {
     modelViolationsAndNames(after: changes).problems
   }
 
@@ -157,7 +157,7 @@ extension HouseholdState {
   }
 
   /// ``modelViolations(after:)``, with the table of ``categoryViolations(of:)``.
-  func modelViolationsAndNames(after changes: HouseholdChanges) -> (
+  func modelViolationsAndNames(after changes: KeysToRecheck) -> (
     problems: [String], names: [CategoryKey: CategoryKey]
   ) {
     let categoriesChecked = categoryViolations(of: changes.categories)

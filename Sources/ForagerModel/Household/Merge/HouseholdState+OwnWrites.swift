@@ -42,10 +42,10 @@ extension HouseholdReplica {
           let id = replica.replicaID
           guard let record = replica.state[keyPath: map.records][key] else { continue }
           // Committed over the record as it is: only the writes stamped anew get new dots.
-          replica.noteDelta(
+          replica.noteWrite(
             replica.state[keyPath: map.records].set(
               key, to: record.reissued(restamping: replicas, as: id), by: id),
-            in: map.records)
+            in: map.records, showing: .nothing)
         }
         count += keys.count
       }
@@ -58,7 +58,7 @@ extension HouseholdReplica {
       for key in state.moves.keys(holdingDotsOf: replicas) {
         let id = replicaID
         guard let move = state.moves[key] else { continue }
-        noteDelta(state.moves.set(key, to: move, by: id), in: \.moves)
+        noteWrite(state.moves.set(key, to: move, by: id), in: \.moves, showing: .nothing)
         count += 1
       }
     }

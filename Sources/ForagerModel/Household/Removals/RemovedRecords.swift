@@ -149,9 +149,8 @@ extension HouseholdReplica {
     let problems = problemsBrought(bringBack.restored.modelViolations())
     if !problems.isEmpty { throw .unsoundRestore(Array(problems.prefix(3))) }
     state = bringBack.restored
-    if bringBack.count > 0 { noteDelta(bringBack.delta) }
+    if bringBack.count > 0 { changes.noteWrites(bringBack.delta, showing: bringBack.changes) }
     clock = bringBack.clock
-    localChanges.formUnion(bringBack.changes)
     removals.remove(at: index)
     return bringBack.count
   }

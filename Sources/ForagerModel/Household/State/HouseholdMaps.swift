@@ -16,10 +16,10 @@ package protocol MappedRecord: DeclaredRecord {
   /// Counts what a merge did to one key in `report`.
   static func report(_ key: Key, _ change: ORMap<Key, Self>.Change, in report: inout MergeReport)
 
-  /// Notes in `changes` a key whose record a merge changed, where the model's invariants read
+  /// Notes in `recheck` a key whose record a merge changed, where the model's invariants read
   /// records of this kind or refer to them.
   static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges)
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck)
 
   /// Keeps a record a merge removed from `map`, so that a person can bring it back.
   static func keep(
@@ -47,7 +47,7 @@ extension MappedRecord {
   }
 
   package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck
   ) {}
 
   package static func keep(
@@ -164,9 +164,9 @@ extension GroceryCategory: MappedRecord {
   package typealias Key = CategoryKey
 
   package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck
   ) {
-    changes.note(key, change, in: \.categories) {
+    recheck.note(key, change, in: \.categories) {
       $0.key != $1.key || $0.displayName != $1.displayName
     }
   }
@@ -184,10 +184,10 @@ extension IngredientTemplate: MappedRecord {
   package typealias Key = IngredientKey
 
   package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck
   ) {
-    changes.note(key, change, in: \.ingredients) { $0.key != $1.key }
-    changes.noteRemoval(change)
+    recheck.note(key, change, in: \.ingredients) { $0.key != $1.key }
+    recheck.noteRemoval(change)
   }
 }
 
@@ -207,9 +207,9 @@ extension GroceryListItem: MappedRecord {
   package typealias Key = GroceryItemID
 
   package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck
   ) {
-    changes.note(key, change, in: \.items) { $0.templateKey != $1.templateKey }
+    recheck.note(key, change, in: \.items) { $0.templateKey != $1.templateKey }
   }
 }
 
@@ -233,9 +233,9 @@ extension PlannedMeal: MappedRecord {
   }
 
   package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in changes: inout HouseholdChanges
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck
   ) {
-    changes.note(key, change, in: \.meals) { $0.slot != $1.slot }
+    recheck.note(key, change, in: \.meals) { $0.slot != $1.slot }
   }
 
   /// Kept with the winning recipe only, on the archive's dots (see ``rewritten(at:)``).

@@ -186,7 +186,7 @@ extension HouseholdState: Mergeable {
   }
 
   /// Merges `other` like ``merge(_:)`` and adds to `report` what the merge added, merged and
-  /// removed, and which slots it left newly conflicted, to `changes` the keys whose records
+  /// removed, and which slots it left newly conflicted, to `recheck` the keys whose records
   /// the merge changed, and to `removed` the records it removed: gathered as the maps merge,
   /// from the keys whose writes changed, so none costs a pass of its own. What each kind
   /// notes is its ``MappedRecord`` hooks'.
@@ -196,14 +196,14 @@ extension HouseholdState: Mergeable {
   /// that checks the result and may refuse it.
   mutating func merge(
     _ other: HouseholdState, reporting report: inout MergeReport,
-    changes: inout HouseholdChanges, removed: inout RemovalCollector, undo: inout MergeUndo
+    recheck: inout KeysToRecheck, removed: inout RemovalCollector, undo: inout MergeUndo
   ) {
     guard other.householdID == householdID else { return }
     struct MergeReporting: HouseholdMapVisitor {
       var state: HouseholdState
       let other: HouseholdState
       var report: MergeReport
-      var changes: HouseholdChanges
+      var recheck: KeysToRecheck
       var removed: RemovalCollector
       var undo: MergeUndo
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
@@ -214,7 +214,7 @@ extension HouseholdState: Mergeable {
           if change.changedWrites { undo.changedState = true }
           Record.report(key, change, in: &report)
           report.changes.note(key, change)
-          Record.note(key, change, in: &changes)
+          Record.note(key, change, in: &recheck)
           if change.isAbsent, let before = change.before {
             Record.keep(key, removed: before, from: map, in: &removed)
           }
@@ -228,11 +228,11 @@ extension HouseholdState: Mergeable {
     let registers = (normalizerVersion, owner, dissolved, categoryMoves)
     let carried = carriedMapNames(with: other)
     var merge = MergeReporting(
-      state: consume self, other: other, report: consume report, changes: consume changes,
+      state: consume self, other: other, report: consume report, recheck: consume recheck,
       removed: consume removed, undo: consume undo)
     Self.forEachMap(&merge, carrying: carried)
-    (self, report, changes, removed, undo) = (
-      merge.state, merge.report, merge.changes, merge.removed, merge.undo
+    (self, report, recheck, removed, undo) = (
+      merge.state, merge.report, merge.recheck, merge.removed, merge.undo
     )
     undo.steps.append {
       ($0.normalizerVersion, $0.owner, $0.dissolved, $0.categoryMoves) = registers
@@ -385,7 +385,7 @@ extension HouseholdState: HybridTimestamped {
 }
 
 /// What puts a household state back as it was before a merge made in place: the steps
-/// ``HouseholdState/merge(_:reporting:changes:removed:undo:)`` gathered, applied in reverse.
+/// ``HouseholdState/merge(_:reporting:recheck:removed:undo:)`` gathered, applied in reverse.
 struct MergeUndo {
   fileprivate var steps: [(inout HouseholdState) -> Void] = []
   /// Whether the merge changed the state at all: a key's writes, a context, a register.
