@@ -49,7 +49,7 @@ public struct ReplicaFileContents: Sendable {
   /// The state's ``HouseholdState/greatestTimestamp`` as found while reading it, which costs
   /// less than a second pass over the household (`.some(nil)` for a state without stamps);
   /// `nil` when the contents were not read from a file, or `state` has changed since.
-  var greatestTimestampRead: HybridTimestamp??
+  package var greatestTimestampRead: HybridTimestamp??
   /// The member whose device this replica is.
   public var member: MemberID
   /// The replica id (incarnation) that saved the file.

@@ -17,12 +17,21 @@ package struct JournalEntry: Sendable, Equatable {
   package let clock: ClockReading?
   /// The change: merged into the state before it, it gives the state after it.
   package let delta: HouseholdState
+  /// The delta's greatest timestamp as found while decoding the line (`.some(nil)` for a delta
+  /// without stamps), so that a replay does not scan it again (ADR 0027); `nil` for an entry
+  /// made in memory. Not part of the entry's value.
+  package fileprivate(set) var greatestTimestampRead: HybridTimestamp?? = nil
 
   package init(sequence: UInt64, replica: ReplicaID, clock: ClockReading?, delta: HouseholdState) {
     self.sequence = sequence
     self.replica = replica
     self.clock = clock
     self.delta = delta
+  }
+
+  package static func == (left: JournalEntry, right: JournalEntry) -> Bool {
+    (left.sequence, left.replica, left.clock) == (right.sequence, right.replica, right.clock)
+      && left.delta == right.delta
   }
 }
 
@@ -224,13 +233,13 @@ package enum ReplicaJournal {
 
   private static func readEntry(_ reader: inout JSONReader) throws(JSONError) -> JournalEntry {
     var clock: ClockReading??
-    var delta: HouseholdState?
+    var delta: (state: HouseholdState, greatestTimestamp: HybridTimestamp?)?
     var replica: ReplicaID?
     var sequence: UInt64?
     try reader.readObject(entryFields) { reader, field throws(JSONError) in
       switch field {
       case .clock: try reader.read(into: &clock)
-      case .delta: try reader.read(into: &delta)
+      case .delta: delta = try HouseholdState.readFindingGreatestTimestamp(from: &reader)
       case .replica: try reader.read(into: &replica)
       case .sequence: try reader.read(into: &sequence)
       }
@@ -239,6 +248,9 @@ package enum ReplicaJournal {
       throw reader.error(
         .invalidValue("entry sequence \(sequence!) is above the bound of \(maximumSequence)"))
     }
-    return JournalEntry(sequence: sequence!, replica: replica!, clock: clock!, delta: delta!)
+    var entry = JournalEntry(
+      sequence: sequence!, replica: replica!, clock: clock!, delta: delta!.state)
+    entry.greatestTimestampRead = delta!.greatestTimestamp
+    return entry
   }
 }

@@ -273,7 +273,7 @@ public struct ReplicaStore: Sendable {
       do {
         try replica.replay(
           entry.delta, clockReading: entry.clock.map { ($0.wallMilliseconds, $0.logical) },
-          claimed: &claimed)
+          greatestTimestamp: entry.greatestTimestampRead, claimed: &claimed)
       } catch {
         switch error {
         case .massRemoval, .removesOwnerOrEveryMember, .tooManyReplicas, .tooManyIntervals:

@@ -96,8 +96,8 @@ extension Simulation {
     var merged: [MergeReport] = []
     let outcome = Result { () throws(SyncFolderError) in
       try folder.sync(household: replica.householdID, progress: &progress) {
-        state throws(HouseholdError) in
-        merged.append(try replica.merge(state))
+        state, greatest throws(HouseholdError) in
+        merged.append(try replica.merge(state, from: nil, greatestTimestamp: greatest))
       } publish: { progress throws(StoreError) in
         let written = try folder.publish(&replica, progress: &progress)
         switch written {

@@ -43,10 +43,10 @@ extension HouseholdStore {
     }
     let read = try reading.get()
     var outcome = folder.apply(read.peers, to: household, progress: &progress) {
-      state throws(HouseholdError) in try merge(state)
+      state, greatest throws(HouseholdError) in try merge(state, greatestTimestamp: greatest)
     }
     let conflicts = folder.apply(read.conflicts, to: household, outcome: &outcome) {
-      state throws(HouseholdError) in try merge(state)
+      state, greatest throws(HouseholdError) in try merge(state, greatestTimestamp: greatest)
     }
     let pending = folder.preparePublication(of: &replica, progress: progress)
     // The progress comes back whatever happened: a failed write moves it too (the next

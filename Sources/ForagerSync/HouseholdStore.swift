@@ -206,7 +206,17 @@ extension HouseholdStore {
   public func merge(_ state: HouseholdState, policy: MergePolicy = .default)
     throws(HouseholdError) -> MergeReport
   {
-    let report = try replica.merge(state, policy: policy)
+    try merge(state, policy: policy, greatestTimestamp: nil)
+  }
+
+  /// ``merge(_:policy:)`` of a state whose greatest timestamp its reader found
+  /// (``HouseholdReplica/merge(_:policy:from:greatestTimestamp:)``).
+  @discardableResult
+  func merge(
+    _ state: HouseholdState, policy: MergePolicy = .default, greatestTimestamp: HybridTimestamp??
+  ) throws(HouseholdError) -> MergeReport {
+    let report = try replica.merge(
+      state, policy: policy, from: nil, greatestTimestamp: greatestTimestamp)
     merged(state, report: report)
     return report
   }

@@ -50,8 +50,8 @@ enum FolderSync {
     var progress = FolderProgress()
     do {
       return try folder.sync(household: replica.householdID, progress: &progress) {
-        state throws(HouseholdError) in
-        try replica.merge(state)
+        state, greatest throws(HouseholdError) in
+        try replica.merge(state, from: nil, greatestTimestamp: greatest)
       } publish: { _ throws(StoreError) in
         try store.save(replica)
         try folder.publish(replica, like: store)

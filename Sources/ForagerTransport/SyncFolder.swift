@@ -1,6 +1,7 @@
 import ForagerModel
 import ForagerPersistence
 import Foundation
+import SemanticCRDT
 
 /// The folder transport: a folder that a file-sync service (iCloud Drive, Dropbox, Syncthing, a
 /// network share) keeps the same on every device. Each device writes only its own file there,
@@ -126,7 +127,9 @@ extension SyncFolder {
     of household: HouseholdID, progress: inout FolderProgress,
     with merge: (HouseholdState) throws(HouseholdError) -> Void
   ) throws(SyncFolderError) -> FolderSyncOutcome {
-    apply(try readPeers(progress: progress), to: household, progress: &progress, with: merge)
+    apply(try readPeers(progress: progress), to: household, progress: &progress) {
+      state, _ throws(HouseholdError) in try merge(state)
+    }
   }
 
   /// What the folder's entries hold for a replica at `progress`, read through the
@@ -166,10 +169,12 @@ extension SyncFolder {
   }
 
   /// Merges what `reading` found with `merge`, in name order, moving each merged peer's
-  /// cursor in `progress`; the part of a sync that changes the replica.
+  /// cursor in `progress`; the part of a sync that changes the replica. `merge` is given each
+  /// peer's changes and their greatest timestamp as found while reading them (`nil` when not
+  /// known), which a merge checks without scanning the changes again (ADR 0027).
   package func apply(
     _ reading: PeerReading, to household: HouseholdID, progress: inout FolderProgress,
-    with merge: (HouseholdState) throws(HouseholdError) -> Void
+    with merge: (HouseholdState, HybridTimestamp??) throws(HouseholdError) -> Void
   ) -> FolderSyncOutcome {
     var outcome = FolderSyncOutcome()
     outcome.downloadsRequested = reading.downloadsRequested
@@ -184,7 +189,7 @@ extension SyncFolder {
         continue
       }
       do {
-        try merge(news.changes)
+        try merge(news.changes, news.greatestTimestamp)
       } catch {
         // Read whole next time: what was merged of it before stays merged.
         progress.peers[entry] = nil
@@ -220,9 +225,11 @@ extension SyncFolder {
   /// What a peer's files hold that a replica at `cursor` has not merged.
   package struct PeerNews: Sendable {
     /// The snapshot joined with its journal's lines, or the journal's new lines joined.
-    var changes: HouseholdState
+    package var changes: HouseholdState
+    /// The greatest timestamp of `changes`, found while reading its parts.
+    package var greatestTimestamp: HybridTimestamp??
     var cursor: FolderProgress.PeerCursor
-    var readWhole: Bool
+    package var readWhole: Bool
     /// Why the journal was read only up to a line, or not at all.
     var journalProblem: StoreError?
   }
@@ -264,12 +271,12 @@ extension SyncFolder {
     {
       let lines = try ReplicaJournal.decode(
         journal, file: journalFile, from: cursor.journalOffset, stoppingAtDamage: true)
-      var changes = HouseholdState(emptyDeltaLike: first.delta)
-      for line in lines.entries { changes.merge(line.delta) }
+      let (changes, greatest) = Self.joined(lines.entries, like: first.delta)
       var moved = cursor
       moved.journalOffset = lines.validLength
       return PeerNews(
-        changes: changes, cursor: moved, readWhole: false, journalProblem: lines.damage)
+        changes: changes, greatestTimestamp: greatest, cursor: moved, readWhole: false,
+        journalProblem: lines.damage)
     }
     guard
       let snapshot = try coordinated(
@@ -279,17 +286,19 @@ extension SyncFolder {
       throw StoreError(file: file, problem: .unreadable("it was removed while the folder was read"))
     }
     var changes = snapshot.state
+    var greatest = snapshot.greatestTimestampRead
     var offset = 0
     if let journal {
       let lines = try ReplicaJournal.decode(journal, file: journalFile, stoppingAtDamage: true)
       for line in lines.entries where line.sequence > snapshot.journalSequence {
         changes.merge(line.delta)
+        greatest = Self.greater(greatest, line.greatestTimestampRead)
       }
       offset = lines.validLength
       journalProblem = lines.damage
     }
     return PeerNews(
-      changes: changes,
+      changes: changes, greatestTimestamp: greatest,
       cursor: FolderProgress.PeerCursor(
         snapshotReplica: snapshot.replica, snapshotSequence: snapshot.journalSequence,
         journalOffset: offset),
@@ -463,23 +472,25 @@ extension SyncFolder {
     throws(SyncFolderError) -> FolderSyncOutcome
   {
     try sync(household: replica.householdID, progress: &progress) {
-      state throws(HouseholdError) in
-      try replica.merge(state)
+      state, greatest throws(HouseholdError) in
+      try replica.merge(state, from: nil, greatestTimestamp: greatest)
     } publish: { progress throws(StoreError) in
       try publish(&replica, progress: &progress)
     }
   }
 
   /// One sync from where `progress` stands: merges what the peer files of `household` gained
-  /// with `merge`, then publishes with `publish`. The simulator syncs through it too, to read
-  /// each merge's report.
+  /// with `merge` (given each peer's changes and their greatest timestamp as read, as
+  /// ``apply(_:to:progress:with:)`` gives them), then publishes with `publish`. The simulator
+  /// syncs through it too, to read each merge's report.
   package func sync(
     household: HouseholdID, progress: inout FolderProgress,
-    merge: (HouseholdState) throws(HouseholdError) -> Void,
+    merge: (HouseholdState, HybridTimestamp??) throws(HouseholdError) -> Void,
     publish: (inout FolderProgress) throws(StoreError) -> JournalWrite?
   ) throws(SyncFolderError) -> FolderSyncOutcome {
     let former = formerFileIdentity()
-    var outcome = try mergePeerFiles(of: household, progress: &progress, with: merge)
+    var outcome = apply(
+      try readPeers(progress: progress), to: household, progress: &progress, with: merge)
     let conflicts = apply(
       readOwnConflictVersions(), to: household, outcome: &outcome, with: merge)
     do {
@@ -607,6 +618,8 @@ extension SyncFolder {
   package struct ConflictFound: Sendable {
     package let version: FileConflictVersion
     package let changes: HouseholdState
+    /// The greatest timestamp of `changes`, found while reading them.
+    package let greatestTimestamp: HybridTimestamp??
   }
 
   /// The unresolved conflict versions a sync service kept of this device's own snapshot and
@@ -618,8 +631,11 @@ extension SyncFolder {
     let reader = store(of: file)
     var found: [ConflictFound] = []
     for version in (try? coordination.unresolvedConflictVersions(of: file)) ?? [] {
-      guard let state = try? reader.relocated(to: version.url).read()?.state else { continue }
-      found.append(ConflictFound(version: version, changes: state))
+      guard let contents = try? reader.relocated(to: version.url).read() else { continue }
+      found.append(
+        ConflictFound(
+          version: version, changes: contents.state,
+          greatestTimestamp: contents.greatestTimestampRead))
     }
     let journal = ReplicaJournal.url(of: file)
     for version in (try? coordination.unresolvedConflictVersions(of: journal)) ?? [] {
@@ -628,9 +644,8 @@ extension SyncFolder {
           bytes, file: version.url, stoppingAtDamage: true),
         let first = lines.entries.first
       else { continue }
-      var changes = HouseholdState(emptyDeltaLike: first.delta)
-      for line in lines.entries { changes.merge(line.delta) }
-      found.append(ConflictFound(version: version, changes: changes))
+      let (changes, greatest) = Self.joined(lines.entries, like: first.delta)
+      found.append(ConflictFound(version: version, changes: changes, greatestTimestamp: greatest))
     }
     return found
   }
@@ -639,15 +654,36 @@ extension SyncFolder {
   /// resolve once a publication holds them (``resolve(_:)``).
   package func apply(
     _ conflicts: [ConflictFound], to household: HouseholdID, outcome: inout FolderSyncOutcome,
-    with merge: (HouseholdState) throws(HouseholdError) -> Void
+    with merge: (HouseholdState, HybridTimestamp??) throws(HouseholdError) -> Void
   ) -> [FileConflictVersion] {
     var merged: [FileConflictVersion] = []
     for conflict in conflicts where conflict.changes.householdID == household {
-      guard (try? merge(conflict.changes)) != nil else { continue }
+      guard (try? merge(conflict.changes, conflict.greatestTimestamp)) != nil else { continue }
       merged.append(conflict.version)
     }
     outcome.conflictVersionsMerged = merged.count
     return merged
+  }
+
+  /// Journal lines joined into one delta of `state`'s household, with their greatest
+  /// timestamp as found while reading them.
+  static func joined(_ lines: [JournalEntry], like state: HouseholdState) -> (
+    changes: HouseholdState, greatestTimestamp: HybridTimestamp??
+  ) {
+    var changes = HouseholdState(emptyDeltaLike: state)
+    var greatest: HybridTimestamp?? = .some(nil)
+    for line in lines {
+      changes.merge(line.delta)
+      greatest = greater(greatest, line.greatestTimestampRead)
+    }
+    return (changes, greatest)
+  }
+
+  /// The greater of two timestamps found while reading, each `.some(nil)` for a part without
+  /// stamps; `nil` (not known) when either is not known.
+  static func greater(_ left: HybridTimestamp??, _ right: HybridTimestamp??) -> HybridTimestamp?? {
+    guard let left, let right else { return nil }
+    return [left, right].compactMap { $0 }.max()
   }
 
   /// Marks merged conflict versions resolved. One that fails stays listed by the service and

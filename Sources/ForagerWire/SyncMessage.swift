@@ -28,6 +28,11 @@ public struct SyncMessage: Equatable, Sendable {
   /// The full state, or the delta; `nil` for a delta with nothing in it, which still tells the
   /// receiver what the sender has merged.
   public let state: HouseholdState?
+  /// The state's greatest timestamp as found while decoding the message, so that the merge
+  /// does not scan the state again (`.some(nil)` for a state without stamps, ADR 0027); `nil`
+  /// for a message made in memory. Not part of the message's value: two messages that differ
+  /// only here are equal.
+  package private(set) var greatestTimestampRead: HybridTimestamp?? = nil
 
   public init(
     household: HouseholdID, sender: ReplicaID, through: UInt64, since: UInt64?,
@@ -40,6 +45,14 @@ public struct SyncMessage: Equatable, Sendable {
     self.recipient = recipient
     self.acknowledged = acknowledged
     self.state = state
+  }
+
+  public static func == (left: SyncMessage, right: SyncMessage) -> Bool {
+    (left.household, left.sender, left.through, left.since, left.recipient, left.acknowledged)
+      == (
+        right.household, right.sender, right.through, right.since, right.recipient,
+        right.acknowledged
+      ) && left.state == right.state
   }
 
   /// Whether the message is a delta (for one incarnation) rather than a full state.
@@ -169,7 +182,7 @@ extension SyncMessage {
     var replicas: [ReplicaID]?
     var sender: UInt64?
     var since: UInt64?
-    var state: HouseholdState?
+    var state: (state: HouseholdState, greatestTimestamp: HybridTimestamp?)?
     var through: UInt64?
     var used: [Bool]?
     try reader.readObject(fields) { reader, field throws(JSONError) in
@@ -208,19 +221,20 @@ extension SyncMessage {
           throw reader.error(.invalidValue("the state comes before the table of replicas"))
         }
         used = try reader.numberingReplicasNotingUses(table) { reader throws(JSONError) in
-          try reader.read(into: &state)
+          state = try HouseholdState.readFindingGreatestTimestamp(from: &reader)
         }.used
       case .through: try reader.read(into: &through)
       }
     }
     // The required members are each filled.
     let table = replicas!
-    let message = SyncMessage(
+    var message = SyncMessage(
       household: household!, sender: try reader.replica(numbered: sender!, in: table),
       through: through!, since: since,
       recipient: try recipient.map { number throws(JSONError) in
         try reader.replica(numbered: number, in: table)
-      }, acknowledged: acknowledged, state: state)
+      }, acknowledged: acknowledged, state: state?.state)
+    message.greatestTimestampRead = state.map(\.greatestTimestamp)
     if let problem = message.inconsistency {
       throw JSONError(.invalidValue(problem), at: start)
     }

@@ -114,7 +114,9 @@ public struct SyncSession: Sendable {
     if mayMerge {
       report =
         try message.state.map { state throws(HouseholdError) in
-          try replica.merge(state, policy: policy, from: message.sender)
+          try replica.merge(
+            state, policy: policy, from: message.sender,
+            greatestTimestamp: message.greatestTimestampRead)
         } ?? MergeReport()
       // A full state holds every change up to its `through` and promises nothing past it: a
       // number above it, learned from a forged `through`, goes, so that this replica stops

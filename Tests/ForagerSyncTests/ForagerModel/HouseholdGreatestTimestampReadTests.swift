@@ -1,6 +1,8 @@
 import CRDTTestSupport
+import ForagerPersistence
 import ForagerSync
 import ForagerTestSupport
+import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
 import SharedSupport
@@ -49,6 +51,13 @@ struct HouseholdGreatestTimestampReadTests {
         #expect(
           read.greatestTimestamp == late.state.greatestTimestamp, "seed \(seed), edit \(edit)")
         #expect(read.state == late.state, "seed \(seed), edit \(edit)")
+        // The same stamp, found while decoding a message and a journal line: what a merge of
+        // a peer's message or folder and a replay of the journal check instead of a scan.
+        let found = try Self.greatestFoundInMessageAndJournalLine(holding: late.state)
+        #expect(
+          found.message == .some(late.state.greatestTimestamp)
+            && found.line == .some(late.state.greatestTimestamp),
+          "seed \(seed), edit \(edit)")
         if let greatest = late.state.greatestTimestamp, greatest.replica == "late" {
           holders.formUnion(Self.holders(of: greatest, in: late.state))
         }
@@ -59,6 +68,23 @@ struct HouseholdGreatestTimestampReadTests {
     HouseholdState.forEachMap(&names, carrying: [])
     expected.formUnion(names.names)
     #expect(holders == expected, "the late edits must put the greatest stamp everywhere")
+  }
+
+  /// The greatest timestamp of `state` as decoding a message and a journal line that hold it
+  /// found it.
+  static func greatestFoundInMessageAndJournalLine(holding state: HouseholdState) throws -> (
+    message: HybridTimestamp??, line: HybridTimestamp??
+  ) {
+    let message = SyncMessage(
+      household: state.householdID, sender: "late", through: 1, since: nil, recipient: nil,
+      acknowledged: nil, state: state)
+    let line = ReplicaJournal.encode(
+      JournalEntry(sequence: 1, replica: "late", clock: nil, delta: state))
+    let entries = try ReplicaJournal.decode(line, file: URL(fileURLWithPath: "/journal")).entries
+    return (
+      try SyncMessage(decoding: message.encoded()).greatestTimestampRead,
+      try #require(entries.first).greatestTimestampRead
+    )
   }
 
   /// The names of the maps and registers of `state` that hold `stamp`.

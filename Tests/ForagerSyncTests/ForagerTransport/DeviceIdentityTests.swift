@@ -159,7 +159,7 @@ import Testing
       coordination: FileCoordination.none)
     var progress = FolderProgress()
     let outcome = try folder.sync(household: upgraded.householdID, progress: &progress) {
-      state throws(HouseholdError) in
+      state, _ throws(HouseholdError) in
       try upgraded.merge(state)
       // The old build's device writes meanwhile.
       _ = try? old.getOrCreateCategory(displayName: "Written During The Sync")

@@ -183,6 +183,32 @@ import Testing
   /// Two replicas syncing through a folder, each with its progress: after the first sync
   /// (whole snapshots), each sync appends one line to the device's journal and reads of the
   /// peer's journal only the lines it gained.
+  /// A sync merges each peer's news checking the greatest timestamp its reading found against
+  /// the clock's bound, instead of scanning the news again: it must be the news' own, whether
+  /// read whole (a snapshot and its lines) or by the lines gained since.
+  @Test func thePeersGreatestTimestampIsFoundWhileReadingIt() throws {
+    let root = TemporaryFolder()
+    let (phoneFolder, tabletFolder) = try Self.phoneAndTabletFolders(in: root)
+    var (phone, tablet) = Self.phoneAndTabletReplicas()
+    var phoneProgress = FolderProgress()
+    var tabletProgress = FolderProgress()
+    var readWhole = 0
+    var readByLines = 0
+    for round in 1...3 {
+      _ = try phone.getOrCreateCategory(displayName: "Phone \(round)")
+      try phone.renameCategory(
+        phone.category(named: "Phone \(round)")!.normalizedName, to: "Phone \(round)!")
+      _ = try phoneFolder.sync(&phone, progress: &phoneProgress)
+      let reading = try tabletFolder.readPeers(progress: tabletProgress)
+      for case .read(_, let news) in reading.items {
+        #expect(news.greatestTimestamp == .some(news.changes.greatestTimestamp), "round \(round)")
+        if news.readWhole { readWhole += 1 } else { readByLines += 1 }
+      }
+      _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
+    }
+    #expect(readWhole >= 1 && readByLines >= 1, "both ways of reading a peer were checked")
+  }
+
   @Test func laterSyncsAppendLinesAndReadOnlyTheLinesAPeerGained() throws {
     let root = TemporaryFolder()
     let shared = root.url

@@ -49,9 +49,14 @@ extension HouseholdReplica {
 
   /// ``merge(_:policy:)`` of a state the incarnation `origin` sent, which has it already: the
   /// change log leaves it out of what it gives that incarnation.
+  ///
+  /// - Parameter greatestTimestamp: `remote`'s greatest timestamp when the code that decoded it
+  ///   found it while reading (`.some(nil)` for a state without stamps), so that the state is
+  ///   not scanned for it again (ADR 0027); `nil` when it is not known.
   @discardableResult
   package mutating func merge(
-    _ remote: HouseholdState, policy: MergePolicy = .default, from origin: ReplicaID?
+    _ remote: HouseholdState, policy: MergePolicy = .default, from origin: ReplicaID?,
+    greatestTimestamp: HybridTimestamp?? = nil
   ) throws(HouseholdError) -> MergeReport {
     try requireMergeable(remote)
     let implausible = checksClaims ? remote.implausibleClaims : []
@@ -66,7 +71,8 @@ extension HouseholdReplica {
     }
     let (claimed, reissued) = answerClaims(in: remote, implausible: implausible)
     let remote = remote.rekeyed(to: state.normalizerVersion)
-    let observed = try clockObserving(remote, cores: policy.checkingCores)
+    let observed = try clockObserving(
+      remote, greatestTimestamp: greatestTimestamp, cores: policy.checkingCores)
     var merge = try mergeInPlace(remote, policy: policy)
     let problems = state.modelViolations(after: merge.recheck)
     if !problems.isEmpty {
@@ -177,14 +183,17 @@ extension HouseholdReplica {
   /// normalizer. A line is bytes on a disk that other programs can write too. The model's
   /// invariants are the caller's to check, once, after the last entry.
   ///
+  /// - Parameter greatestTimestamp: `delta`'s greatest timestamp as its reader found it
+  ///   (``merge(_:policy:from:greatestTimestamp:)``); `nil` when it is not known.
   /// - Complexity: O(size of `delta`) for a delta of edits (see ``takeLocalDelta()``), plus
   ///   the policy's check of the contexts' intervals.
   package mutating func replay(
     _ delta: HouseholdState, clockReading: (wallMilliseconds: UInt64, logical: UInt32)?,
-    policy: MergePolicy = .default, claimed: inout Set<ReplicaID>
+    greatestTimestamp: HybridTimestamp?? = nil, policy: MergePolicy = .default,
+    claimed: inout Set<ReplicaID>
   ) throws(HouseholdError) {
     try requireMergeable(delta)
-    var observed = try clockObserving(delta)
+    var observed = try clockObserving(delta, greatestTimestamp: greatestTimestamp)
     if let clockReading {
       do {
         try observed.observe(
@@ -214,12 +223,15 @@ extension HouseholdReplica {
   }
 
   /// This replica's clock after observing the greatest timestamp in `incoming`, a state from
-  /// outside (a peer's, or records kept in the file): refused past the skew bound.
-  func clockObserving(_ incoming: HouseholdState, cores: Cores = .one) throws(HouseholdError)
-    -> HybridClock
-  {
+  /// outside (a peer's, or records kept in the file): refused past the skew bound. The
+  /// greatest timestamp is `known` when the state's reader found it; otherwise `incoming` is
+  /// scanned for it.
+  func clockObserving(
+    _ incoming: HouseholdState, greatestTimestamp known: HybridTimestamp?? = nil,
+    cores: Cores = .one
+  ) throws(HouseholdError) -> HybridClock {
     var observed = clock
-    if let greatest = incoming.greatestTimestamp(cores: cores) {
+    if let greatest = known ?? incoming.greatestTimestamp(cores: cores) {
       do {
         try observed.observe(greatest)
       } catch {
