@@ -158,6 +158,30 @@ import Testing
 
 /// The guide to evolving the model is in docs/ and in the DocC catalog: the same text.
 @Suite struct EvolvingTheModelGuideTests {
+  /// Every guide a DocC catalog publishes is a link to its document in docs/, so each guide's
+  /// text lives in one place; only a catalog's landing page is its own.
+  @Test func everyCatalogGuideIsALinkToItsDocument() throws {
+    let root = packageRoot
+    let sources = root.appendingPathComponent("Sources")
+    let files = FileManager.default
+    var guides = 0
+    for module in try files.contentsOfDirectory(atPath: sources.path) {
+      let catalog = sources.appendingPathComponent("\(module)/\(module).docc")
+      guard files.fileExists(atPath: catalog.path) else { continue }
+      for article in try files.contentsOfDirectory(atPath: catalog.path)
+      where article.hasSuffix(".md") && article != "\(module).md" {
+        let path = catalog.appendingPathComponent(article).path
+        let target = try? files.destinationOfSymbolicLink(atPath: path)
+        #expect(
+          target?.hasPrefix("../../../docs/") == true,
+          "\(module).docc/\(article) is not a link to a document in docs/")
+        #expect(files.fileExists(atPath: path), "\(module).docc/\(article) links to nothing")
+        guides += 1
+      }
+    }
+    #expect(guides >= 7, "the catalogs publish the guides")
+  }
+
   @Test func theGuideSaysTheSameInBothPlaces() throws {
     let root = packageRoot
     func body(_ path: String) throws -> [Substring] {
