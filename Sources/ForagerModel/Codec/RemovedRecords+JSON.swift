@@ -1,4 +1,3 @@
-import ForagerModel
 import SemanticCRDT
 import SemanticCRDTJSON
 
@@ -58,7 +57,7 @@ extension RemovedRecords: JSONReadable {
 extension [RemovedRecords] {
   /// Reads the envelope's `removed` array: at most ``RemovedRecords/maximumKept``, ids
   /// increasing. The caller checks their household against the file's.
-  static func read(from reader: inout JSONReader) throws(JSONError) -> [RemovedRecords] {
+  package static func read(from reader: inout JSONReader) throws(JSONError) -> [RemovedRecords] {
     var removals: [RemovedRecords] = []
     try reader.readArray { reader throws(JSONError) in
       let start = reader.offset
