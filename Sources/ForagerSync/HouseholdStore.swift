@@ -191,7 +191,7 @@ extension HouseholdStore {
   public func edit<Result: Sendable, Failure: Error>(
     _ body: @Sendable (inout HouseholdReplica) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    defer { tookLocalEdit() }
+    defer { keepLocalEdit() }
     return try body(&replica)
   }
 
@@ -223,7 +223,7 @@ extension HouseholdStore {
 
   /// Takes what the replica's own edits changed (``HouseholdReplica/takeLocalEdit()``) and
   /// keeps it: its records announced, its delta saved.
-  private func tookLocalEdit() {
+  private func keepLocalEdit() {
     let edit = replica.takeLocalEdit()
     if let delta = edit.delta { unsaved.note(delta) }
     announce(edit.change)
@@ -236,7 +236,7 @@ extension HouseholdStore {
   private func merged(_ state: HouseholdState, report: MergeReport) {
     unsaved.note(state)
     announce(report.changes)
-    tookLocalEdit()
+    keepLocalEdit()
   }
 
   /// Tells every listener of `change`, unless it changed no record.
