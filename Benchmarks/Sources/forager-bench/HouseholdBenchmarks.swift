@@ -57,6 +57,11 @@ enum HouseholdBenchmarks {
     sizes.flatMap { n -> [Benchmark] in
       let peerReplica = Lazy { peer(n) }
       let encodedPeer = Lazy { JSONWriter.encode(peerReplica.value.state) }
+      let fullMessage = Lazy {
+        var peer = peerReplica.value
+        var session = SyncSession()
+        return session.message(from: &peer).encoded()
+      }
       let store = Lazy { categories(0..<n, by: "bench-phone") }
       let names = Lazy {
         // Spread over the whole map by a multiplicative hash: the same names on every run.
@@ -89,6 +94,17 @@ enum HouseholdBenchmarks {
         ) {
           let state = try! JSONReader.decode(HouseholdState.self, from: $0.1, cores: .two)
           blackHole($0.0.update { try! $0.merge(state) })
+        },
+        // The app's path for the same state: a session's first message, its bytes as a wire
+        // carries them (compressed), decoded on one core and merged by the session, with the
+        // greatest timestamp the decoder found.
+        Benchmark(
+          "household.receive.message", n: n,
+          prepare: { (Unique(first(n)), fullMessage.value) }, bytes: { $0.1.count }
+        ) { input in
+          let message = try! SyncMessage(decoding: input.1)
+          var session = SyncSession()
+          blackHole(input.0.update { try! session.receive(message, into: &$0) })
         },
         Benchmark(
           "household.lookup", n: n, operations: operations, prepare: { (store.value, names.value) }

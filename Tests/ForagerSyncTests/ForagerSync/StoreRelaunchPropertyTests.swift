@@ -11,7 +11,8 @@ import Testing
 /// Whatever a store takes in (its own edits, a peer's full states, deltas and sync messages,
 /// deltas that claim this device's own writes), once ``HouseholdStore/flush()`` returns a
 /// relaunch opens the household the store held: the store's promise that a crash loses at
-/// most the changes not yet flushed.
+/// most the changes not yet flushed. A seed replays the same operations; the store's clock and
+/// incarnations are the system's, as in an app, so not the same ids.
 @Suite struct StoreRelaunchPropertyTests {
   static let names = ["Produce", "produce ", "Café", "Dairy", "日本の食材", "Snacks", "Bakery"]
 

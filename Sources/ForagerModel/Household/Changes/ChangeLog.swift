@@ -2,7 +2,8 @@ import SemanticCRDT
 
 /// The changes a replica's state went through since it opened, numbered, so that a peer that
 /// has merged them up to some number is sent what follows and nothing else
-/// (docs/decisions/0024).
+/// (docs/decisions/0024): the view of the replica's ``ChangeRecord`` that sync sessions and
+/// folders read, and whose number the store's save cursor follows (ADR 0039).
 ///
 /// Every change is numbered: each local write, and each merge that changed the state. The log
 /// keeps them as a short list of deltas, each the join of consecutive changes and each with the
