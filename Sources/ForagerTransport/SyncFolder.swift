@@ -285,20 +285,17 @@ extension SyncFolder {
     else {
       throw StoreError(file: file, problem: .unreadable("it was removed while the folder was read"))
     }
-    var changes = snapshot.state
-    var greatest = snapshot.greatestTimestampRead
+    var changes = (snapshot.state, greatestTimestamp: snapshot.greatestTimestampRead)
     var offset = 0
     if let journal {
       let lines = try ReplicaJournal.decode(journal, file: journalFile, stoppingAtDamage: true)
-      for line in lines.entries where line.sequence > snapshot.journalSequence {
-        changes.merge(line.delta)
-        greatest = Self.greater(greatest, line.greatestTimestampRead)
-      }
+      Self.join(
+        lines.entries.filter { $0.sequence > snapshot.journalSequence }, into: &changes)
       offset = lines.validLength
       journalProblem = lines.damage
     }
     return PeerNews(
-      changes: changes, greatestTimestamp: greatest,
+      changes: changes.0, greatestTimestamp: changes.greatestTimestamp,
       cursor: FolderProgress.PeerCursor(
         snapshotReplica: snapshot.replica, snapshotSequence: snapshot.journalSequence,
         journalOffset: offset),
@@ -668,22 +665,29 @@ extension SyncFolder {
   /// Journal lines joined into one delta of `state`'s household, with their greatest
   /// timestamp as found while reading them.
   static func joined(_ lines: [JournalEntry], like state: HouseholdState) -> (
-    changes: HouseholdState, greatestTimestamp: HybridTimestamp??
+    HouseholdState, greatestTimestamp: HybridTimestamp??
   ) {
-    var changes = HouseholdState(emptyDeltaLike: state)
-    var greatest: HybridTimestamp?? = .some(nil)
-    for line in lines {
-      changes.merge(line.delta)
-      greatest = greater(greatest, line.greatestTimestampRead)
-    }
-    return (changes, greatest)
+    var changes: (HouseholdState, greatestTimestamp: HybridTimestamp??) = (
+      HouseholdState(emptyDeltaLike: state), .some(nil)
+    )
+    join(lines, into: &changes)
+    return changes
   }
 
-  /// The greater of two timestamps found while reading, each `.some(nil)` for a part without
-  /// stamps; `nil` (not known) when either is not known.
-  static func greater(_ left: HybridTimestamp??, _ right: HybridTimestamp??) -> HybridTimestamp?? {
-    guard let left, let right else { return nil }
-    return [left, right].compactMap { $0 }.max()
+  /// Merges journal lines into `changes`, raising its greatest timestamp to theirs as found
+  /// while reading them: not known (`nil`) once any part's is not.
+  static func join(
+    _ lines: [JournalEntry],
+    into changes: inout (HouseholdState, greatestTimestamp: HybridTimestamp??)
+  ) {
+    for line in lines {
+      changes.0.merge(line.delta)
+      guard let known = changes.greatestTimestamp, let found = line.greatestTimestampRead else {
+        changes.greatestTimestamp = nil
+        continue
+      }
+      changes.greatestTimestamp = [known, found].compactMap { $0 }.max()
+    }
   }
 
   /// Marks merged conflict versions resolved. One that fails stays listed by the service and

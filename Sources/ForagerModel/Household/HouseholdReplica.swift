@@ -179,13 +179,12 @@ public struct HouseholdReplica: Sendable {
     let written = state[keyPath: map].set(key, to: record, by: replicaID)
     // A write of the value the record shows already (checking a checked item), or one whose
     // value loses to what the record holds (a stamp behind it), changes nothing a view shows.
-    let showsSame = previous.map { previous in
-      state[keyPath: map][key].map { showSame(previous, $0) } ?? false
-    }
+    let showsSame =
+      previous.flatMap { previous in state[keyPath: map][key].map { showSame(previous, $0) } }
+      ?? false
     noteWrite(
       written, in: map,
-      showing: showsSame == true
-        ? .nothing : .record(key.notedKey, existed: previous != nil, exists: true))
+      showing: showsSame ? .nothing : .record(key.notedKey, existed: previous != nil, exists: true))
   }
 
   /// Removes the record under `key`, if any, and notes the change.
