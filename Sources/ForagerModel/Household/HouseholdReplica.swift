@@ -180,7 +180,7 @@ public struct HouseholdReplica: Sendable {
     // A write of the value the record shows already (checking a checked item), or one whose
     // value loses to what the record holds (a stamp behind it), changes nothing a view shows.
     let showsSame =
-      previous.flatMap { previous in state[keyPath: map][key].map { showSame(previous, $0) } }
+      previous.flatMap { previous in state[keyPath: map][key].map(previous.showsSame) }
       ?? false
     noteWrite(
       written, in: map,

@@ -81,11 +81,11 @@ public struct HouseholdChange: Hashable, Sendable {
   }
 
   /// Notes what a merge did to one key.
-  mutating func note<Key: NotedKey, Value: Equatable>(
+  mutating func note<Key: NotedKey, Value: DeclaredRecord>(
     _ key: Key, _ change: ORMap<Key, Value>.Change
   ) {
     if !change.wasAbsent, !change.isAbsent, let before = change.before, let after = change.after,
-      showSame(before, after)
+      before.showsSame(as: after)
     {
       return
     }

@@ -24,6 +24,18 @@ extension DeclaredRecord {
     return visitor.greatest.map { max($0, unknown) } ?? unknown
   }
 
+  /// Whether `other`, the same record at another moment, shows what this one shows: each
+  /// field's value by its kind (a register's value, not its stamp), the identity, the creation
+  /// and the fields of a newer build as they are. Change events ask it of every record a merge
+  /// or a write changed, so it reads the parts in place and builds nothing.
+  ///
+  /// - Complexity: O(fields).
+  package func showsSame(as other: Self) -> Bool {
+    var visitor = ShownComparison()
+    inspectFields(with: &visitor, pairedWith: other)
+    return visitor.same && unknownFields == other.unknownFields
+  }
+
   /// The record as a map's write commits it over `previous` (see `Nestable`): the fields that
   /// hold dots are committed, the others are themselves.
   package func committedFields(over previous: () -> Self?, in scope: inout NestingScope) -> Self {
@@ -118,6 +130,24 @@ private struct Restamping: FieldOperation {
 
   mutating func field<Field: RecordField>(_ name: FieldName, _ value: inout Field, _ other: Field) {
     value = value.restamping(replicas, as: replica)
+  }
+}
+
+private struct ShownComparison: FieldVisitor {
+  var same = true
+
+  mutating func identity<Value: IdentityValue>(
+    _ name: StaticString, _ value: inout Value, _ other: Value
+  ) {
+    if same { same = value == other }
+  }
+
+  mutating func creation(_ value: inout Creation, _ other: Creation) {
+    if same { same = value == other }
+  }
+
+  mutating func field<Field: RecordField>(_ name: FieldName, _ value: inout Field, _ other: Field) {
+    if same { same = value.showsSame(as: other) }
   }
 }
 

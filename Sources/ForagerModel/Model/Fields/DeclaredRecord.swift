@@ -33,18 +33,18 @@ package protocol DeclaredRecord: HouseholdRecord, JSONCodable {
 }
 
 extension DeclaredRecord {
-  /// Calls the declaration with `visitor` over this record in place, paired with ``blank``: for
-  /// an operation that only reads the parts (a writer, the greatest timestamp), which would
-  /// otherwise copy the record to pass it `inout`, and a copy costs a retain and a release per
-  /// string and array the record holds.
+  /// Calls the declaration with `visitor` over this record in place, paired with `other`
+  /// (``blank`` unless given): for an operation that only reads the parts (a writer, the
+  /// greatest timestamp, a comparison), which would otherwise copy the record to pass it
+  /// `inout`, and a copy costs a retain and a release per string and array the record holds.
   ///
   /// - Precondition: `visitor` writes no part it is given.
   @inline(__always)
   package func inspectFields<Visitor: FieldVisitor>(
-    with visitor: inout Visitor
+    with visitor: inout Visitor, pairedWith other: Self = blank
   ) throws(Visitor.Failure) {
     try withUnsafePointer(to: self) { record throws(Visitor.Failure) in
-      try Self.fields(&visitor, &UnsafeMutablePointer(mutating: record).pointee, Self.blank)
+      try Self.fields(&visitor, &UnsafeMutablePointer(mutating: record).pointee, other)
     }
   }
 }

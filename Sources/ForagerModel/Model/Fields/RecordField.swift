@@ -33,12 +33,13 @@ package enum FieldKind: String, CaseIterable, Sendable {
 }
 
 /// A CRDT a record can hold as one field, with what the household's operations need of it:
-/// its merge and commit into a map (`Nestable`), both codecs, its greatest timestamp, and the
-/// writes of given replicas it holds (ADR 0029).
+/// its merge and commit into a map (`Nestable`), both codecs, what it shows apart from its
+/// stamps (`ShowsValue`), its greatest timestamp, and the writes of given replicas it holds
+/// (ADR 0029).
 ///
 /// The conformances are the ``FieldKind``s; ``RawJSON`` instantiates each of them for fields
 /// this build does not know.
-package protocol RecordField: Nestable, JSONCodable, Codable {
+package protocol RecordField: Nestable, JSONCodable, Codable, ShowsValue {
   /// How this field merges, named in its key where a build may not know it.
   static var kind: FieldKind { get }
   /// The greatest timestamp among its writes; `nil` for a kind without timestamps.
