@@ -225,7 +225,7 @@ extension ORMap: Mergeable {
 
   /// Joins `other` into this map like ``merge(_:)``, and calls `changed` with every key whose
   /// writes the merge changed. A key whose writes stay the same is not reported, so the cost is
-  /// that of the merge plus, per key reported, the values the callback reads.
+  /// that of the merge plus, per key reported, reading its value before and after.
   @inlinable
   package mutating func merge(_ other: ORMap, changed: (Key, Change) -> Void) {
     kernel.merge(other.kernel) { key, before, after, otherHoldsKey in
@@ -244,15 +244,20 @@ extension ORMap: Mergeable {
     kernel.undoMerge(restoring: changes, context: context)
   }
 
-  /// How a merge changed one key, as ``merge(_:changed:)`` reports it. The values are read only
-  /// when asked for: reading one joins the key's surviving writes, which a caller that only
-  /// counts keys never needs.
+  /// How a merge changed one key, as ``merge(_:changed:)`` reports it, with the key's value
+  /// before and after. Each value is read once, as the change is made: a caller reads them
+  /// several times over (to count, to announce, to recheck), and reading one joins the key's
+  /// surviving writes.
   @usableFromInline package struct Change {
     @usableFromInline package let writesBefore: DotSiblings<Boxed<Value>>?
     @usableFromInline package let writesAfter: DotSiblings<Boxed<Value>>?
     /// Whether the map merged in holds the key. A key it does not hold changes only by losing
     /// writes the other map has seen and no longer holds.
     @usableFromInline package let otherHoldsKey: Bool
+    /// The key's value before the merge, `nil` where it was absent.
+    @usableFromInline package let before: Value?
+    /// The key's value after the merge, `nil` where it is absent.
+    @usableFromInline package let after: Value?
 
     @inlinable
     init(
@@ -262,6 +267,8 @@ extension ORMap: Mergeable {
       self.writesBefore = writesBefore
       self.writesAfter = writesAfter
       self.otherHoldsKey = otherHoldsKey
+      before = writesBefore.map { mergedValue(of: $0) }
+      after = writesAfter.map { mergedValue(of: $0) }
     }
 
     /// Whether the merge changed the key's writes. A merge reports a key whose writes it
@@ -278,10 +285,6 @@ extension ORMap: Mergeable {
     @inlinable package var wasAbsent: Bool { writesBefore == nil }
     /// Whether the key is absent after the merge.
     @inlinable package var isAbsent: Bool { writesAfter == nil }
-    /// The key's value before the merge, `nil` where it was absent.
-    @inlinable package var before: Value? { writesBefore.map { mergedValue(of: $0) } }
-    /// The key's value after the merge, `nil` where it is absent.
-    @inlinable package var after: Value? { writesAfter.map { mergedValue(of: $0) } }
   }
 }
 

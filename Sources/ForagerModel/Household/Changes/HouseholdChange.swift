@@ -23,61 +23,84 @@ public struct HouseholdChange: Hashable, Sendable {
 
   public var origin: Origin
   /// Records that did not exist before.
-  public private(set) var added: Set<RecordKey> = []
+  ///
+  /// - Complexity: O(*c*) for *c* changed records; so are ``updated`` and ``removed``.
+  public var added: Set<RecordKey> { keys(changed: .added) }
   /// Records that existed before and after, with a different value.
-  public private(set) var updated: Set<RecordKey> = []
+  public var updated: Set<RecordKey> { keys(changed: .updated) }
   /// Records that existed before and do not now.
-  public private(set) var removed: Set<RecordKey> = []
+  public var removed: Set<RecordKey> { keys(changed: .removed) }
   /// Whether the household's own registers changed: its owner, its dissolution, or where the
   /// renames of categories lead.
   public package(set) var householdChanged = false
+
+  /// How each changed record changed: one table, so that noting a key costs one lookup.
+  private var records: [RecordKey: Fold] = [:]
+
+  /// How a record changed from its first state to its last.
+  private enum Fold: Hashable, Sendable {
+    case added, updated, removed
+  }
 
   public init(origin: Origin) {
     self.origin = origin
   }
 
   /// Whether nothing changed.
-  public var isEmpty: Bool {
-    added.isEmpty && updated.isEmpty && removed.isEmpty && !householdChanged
-  }
+  public var isEmpty: Bool { records.isEmpty && !householdChanged }
 
   /// The kinds of record that changed.
-  public var kinds: Set<RecordKind> {
-    Set([added, updated, removed].joined().map(\.kind))
-  }
+  public var kinds: Set<RecordKind> { Set(records.keys.map(\.kind)) }
 
   /// The changed records of one kind: added, updated and removed, in no particular order.
   public func keys(of kind: RecordKind) -> (
     added: [RecordKey], updated: [RecordKey], removed: [RecordKey]
   ) {
-    (
-      added.filter { $0.kind == kind }, updated.filter { $0.kind == kind },
-      removed.filter { $0.kind == kind }
-    )
+    var keys: (added: [RecordKey], updated: [RecordKey], removed: [RecordKey]) = ([], [], [])
+    for (key, fold) in records where key.kind == kind {
+      switch fold {
+      case .added: keys.added.append(key)
+      case .updated: keys.updated.append(key)
+      case .removed: keys.removed.append(key)
+      }
+    }
+    return keys
+  }
+
+  private func keys(changed fold: Fold) -> Set<RecordKey> {
+    Set(records.lazy.filter { $0.value == fold }.map(\.key))
   }
 
   /// Folds a later change of the same origin into this one.
   public mutating func formUnion(_ later: HouseholdChange) {
-    for key in later.added { note(key, existed: false, exists: true) }
-    for key in later.updated { note(key, existed: true, exists: true) }
-    for key in later.removed { note(key, existed: true, exists: false) }
+    for (key, fold) in later.records {
+      note(key, existed: fold != .added, exists: fold != .removed)
+    }
     householdChanged = householdChanged || later.householdChanged
   }
 
   /// Notes that `key` went from existing (or not) to existing (or not), its value changed when
   /// it exists in both.
   package mutating func note(_ key: RecordKey, existed: Bool, exists: Bool) {
-    let wasAdded = added.remove(key) != nil
-    let wasRemoved = removed.remove(key) != nil
-    updated.remove(key)
-    // What the record was before the first change folded here.
-    let first = wasAdded ? false : wasRemoved ? true : existed
-    switch (first, exists) {
-    case (false, true): added.insert(key)
-    case (true, true): updated.insert(key)
-    case (true, false): removed.insert(key)
-    case (false, false): break
-    }
+    Self.fold(&records[key], existed: existed, exists: exists)
+  }
+
+  /// Folds a step from `existed` to `exists` into how a record changed so far (`nil`: not at
+  /// all): what it was before the first step, against what it is after this one.
+  private static func fold(_ fold: inout Fold?, existed: Bool, exists: Bool) {
+    let first =
+      switch fold {
+      case .added: false
+      case .updated, .removed: true
+      case nil: existed
+      }
+    fold =
+      switch (first, exists) {
+      case (false, true): .added
+      case (true, true): .updated
+      case (true, false): .removed
+      case (false, false): nil
+      }
   }
 
   /// Notes what a merge did to one key.
