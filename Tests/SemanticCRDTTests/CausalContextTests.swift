@@ -43,6 +43,15 @@ struct CausalContextTests {
       var union = counters
       union.formUnion(other)
       #expect(members(union) == model.union(otherModel))
+      #expect(members(counters.subtracting(other)) == model.subtracting(otherModel))
+      // Per replica, and for a replica the other context has not seen.
+      let here = CausalContext(replicas: ["a": counters, "b": other])
+      let there = CausalContext(replicas: ["a": other])
+      let difference = here.subtracting(there)
+      #expect(
+        Set((1...45).filter { difference.contains(Dot("a", $0)) })
+          == model.subtracting(otherModel))
+      #expect(Set((1...45).filter { difference.contains(Dot("b", $0)) }) == otherModel)
     }
   }
 

@@ -110,6 +110,18 @@ public struct CausalContext: Hashable, Sendable {
     return result
   }
 
+  /// The dots seen here that `other` has not seen.
+  ///
+  /// - Complexity: O(*r*) for *r* replicas here, plus the intervals involved.
+  package func subtracting(_ other: CausalContext) -> CausalContext {
+    var result = CausalContext()
+    for (replica, counters) in replicas {
+      let remaining = other.replicas[replica].map { counters.subtracting($0) } ?? counters
+      if !remaining.isEmpty { result.replicas[replica] = remaining }
+    }
+    return result
+  }
+
   /// The context of a delta for a peer that has seen `version`: the dots seen here that
   /// `version` does not cover, and the dots within `version` that are not live here (removed
   /// or overwritten here, and the peer must learn so). `liveRanges` gives, for a replica and a

@@ -136,6 +136,13 @@ package struct CounterSet: Hashable, Sendable {
     return CounterSet(result)
   }
 
+  /// The counters here that `other` does not hold.
+  ///
+  /// - Complexity: O(*k* + *e*) for *k* intervals here and *e* in `other`.
+  func subtracting(_ other: CounterSet) -> CounterSet {
+    upTo(maximum, excluding: other.ranges)
+  }
+
   /// Ascending counters as the sorted, disjoint, non-adjacent ranges they make up.
   @usableFromInline
   package static func ranges(ofSorted counters: [UInt64]) -> [ClosedRange<UInt64>] {

@@ -244,6 +244,39 @@ extension ORMap: Mergeable {
     kernel.undoMerge(restoring: changes, context: context)
   }
 
+  /// What a merge changed, as a delta any replica may merge (ADR 0040): the writes after the
+  /// merge of every key it changed, under a context of the dots the merge brought that this
+  /// map had not seen, with every dot those keys held before and after.
+  ///
+  /// Every dot of that context that is live after the merge is among the delta's writes, so
+  /// the delta is the merged map restricted to its context: part of a state of the household,
+  /// which any replica may merge and lose nothing that merging the state would not. Merged into
+  /// this map as it was before the merge, it gives the map as it is after. It names no keys it
+  /// retires (its context reaches dots under keys it does not hold): a receiver looks for them.
+  ///
+  /// - Parameters:
+  ///   - other: The map merged in.
+  ///   - seenBefore: This map's context before the merge.
+  ///   - changes: Every key the merge reported, with its writes before and after.
+  /// - Complexity: O(*k* + *d*) for *k* keys changed and *d* dots they held, plus the
+  ///   contexts' intervals.
+  package static func delta(
+    ofMerging other: ORMap, into seenBefore: CausalContext,
+    changes: [(key: Key, before: DotSiblings<Boxed<Value>>?, after: DotSiblings<Boxed<Value>>?)]
+  ) -> ORMap {
+    var context = other.kernel.context.subtracting(seenBefore)
+    var entries: [Key: DotSiblings<Boxed<Value>>] = [:]
+    entries.reserveCapacity(changes.count)
+    for change in changes {
+      change.before?.forEachDot { context.insert($0) }
+      if let after = change.after {
+        after.forEachDot { context.insert($0) }
+        entries[change.key] = after
+      }
+    }
+    return ORMap(kernel: DotKernel(entries: entries, context: context))
+  }
+
   /// How a merge changed one key, as ``merge(_:changed:)`` reports it, with the key's value
   /// before and after. Each value is read once, as the change is made: a caller reads them
   /// several times over (to count, to announce, to recheck), and reading one joins the key's

@@ -61,6 +61,47 @@ import Testing
     #expect(!tabletSide.message(from: &tablet).carriesChanges)
   }
 
+  /// A full state that changed a device reaches its other peers as what it changed (ADR 0040):
+  /// a delta of the records it added and removed, which merged gives what the device's whole
+  /// state gives. A log that kept nothing of a full state's merge sent each of them a full
+  /// state of their own, and they passed it on the same way.
+  @Test func aFullStatesChangesArePassedOnAsADelta() throws {
+    var (phone, tablet) = Self.pair()
+    _ = try phone.getOrCreateCategory(displayName: "Produce")
+    _ = try phone.getOrCreateCategory(displayName: "Dairy")
+    try tablet.merge(phone.state)
+    var watch = HouseholdReplica(
+      joining: Self.household, member: Self.sam, replica: "watch", wallClock: .fixed(1_000))
+    var tabletToWatch = SyncSession()
+    var watchToTablet = SyncSession()
+    try watchToTablet.receive(tabletToWatch.message(from: &tablet), into: &watch)
+    try tabletToWatch.receive(watchToTablet.message(from: &watch), into: &tablet)
+    #expect(!tabletToWatch.message(from: &tablet).carriesChanges)
+
+    // A laptop that saw the phone's categories removes one and adds one; its full state
+    // reaches the tablet by a session of its own.
+    var laptop = HouseholdReplica(
+      joining: Self.household, member: Self.sam, replica: "laptop", wallClock: .fixed(2_000))
+    try laptop.merge(phone.state)
+    try laptop.deleteCategory(CategoryKey(normalizing: "Dairy"))
+    _ = try laptop.getOrCreateCategory(displayName: "Frozen")
+    var laptopToTablet = SyncSession()
+    var tabletFromLaptop = SyncSession()
+    let full = laptopToTablet.message(from: &laptop)
+    #expect(!full.isDelta)
+    try tabletFromLaptop.receive(full, into: &tablet)
+
+    let passedOn = tabletToWatch.message(from: &tablet)
+    #expect(passedOn.isDelta)
+    #expect(passedOn.state?.categories.keys.map(\.rawValue) == ["frozen"])
+    var whole = watch
+    try whole.merge(tablet.state)
+    try watchToTablet.receive(passedOn, into: &watch)
+    let same = watch.state == whole.state && watch.state == tablet.state
+    #expect(same)
+    #expect(watch.category(named: "Dairy") == nil && watch.category(named: "Frozen") != nil)
+  }
+
   /// The scenario of docs/decisions/0007 through sessions: the tablet comes back from a backup
   /// taken before it received a rename, as a new incarnation. The delta the phone made for the
   /// tablet's earlier self starts after the rename, which that self had acknowledged: merged

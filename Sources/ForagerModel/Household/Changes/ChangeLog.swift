@@ -10,13 +10,14 @@ import SemanticCRDT
 /// number of its last one. Merged into a state that holds every change up to a number, the
 /// join of the entries after it gives a state that holds every change up to ``sequence``.
 ///
-/// The log holds only keyed deltas (``HouseholdState/isKeyedDelta``): the deltas local writes
-/// return and the keyed deltas merges took in, which are joins of such. A keyed delta is a join
-/// of writes: it retires only what its own writes superseded or removed, so merging it into
-/// any replica of the household, whatever that replica has seen, loses nothing. A merge of
-/// anything else (a full state, or a ``HouseholdReplica/delta(since:)``, whose context retires
-/// writes it does not carry) is noted without its changes: every peer but the one that sent
-/// it, which has them, is sent the whole state next.
+/// The log holds deltas any replica of the household may merge, whatever it has seen, and
+/// lose nothing: the deltas local writes return and the keyed deltas merges took in, which are
+/// joins of writes (``HouseholdState/isKeyedDelta``); and for a merge of anything else (a full
+/// state, a ``HouseholdReplica/delta(since:)``), what the merge changed
+/// (``MergeDelta``, ADR 0040): the merged state restricted to the dots the merge brought and
+/// those of the keys it changed, which is part of a state of the household. So a full state
+/// that changed a replica is passed on to its other peers as the few records it changed, not
+/// as a full state of its own.
 ///
 /// The log is bounded. Its entries hold at most as many keys as a quarter of the state's
 /// records (at least ``minimumBudget``); older ones are dropped and ``floor`` rises past them,
@@ -31,8 +32,9 @@ package struct ChangeLog: Sendable {
     /// The incarnation whose message brought the changes, which has them already; `nil` for
     /// local writes and for an entry that joined changes of several origins.
     var origin: ReplicaID?
-    /// The changes; `nil` for a merge of what is not a keyed delta, which the log does not
-    /// give again: a peer that lacks it is sent the whole state (its origin does not lack it).
+    /// The changes; `nil` for a merge whose changes weighed more than the log keeps, which
+    /// it does not give again: a peer that lacks them is sent the whole state (its origin does
+    /// not lack them).
     var delta: HouseholdState?
     /// The keys `delta` holds or retires: what it costs to keep, send and merge.
     var weight: Int
@@ -75,16 +77,24 @@ package struct ChangeLog: Sendable {
     sequence += 1
   }
 
-  /// Notes a merge that changed the state: `remote` is what was merged, as it was merged; its
-  /// changes are kept only when it is a keyed delta.
-  mutating func noteMerge(of remote: HouseholdState, from origin: ReplicaID?, recordCount: Int) {
+  /// Notes a merge that changed `state`: `remote` is what was merged, as it was merged, and
+  /// `changes` what it changed. A keyed delta is kept as it came; of anything else, the delta
+  /// of what the merge changed, built only when the log can keep it (within its budget).
+  mutating func noteMerge(
+    of remote: HouseholdState, changing changes: MergeDelta, from origin: ReplicaID?,
+    in state: HouseholdState
+  ) {
+    let recordCount = state.recordCount
     seal(recordCount: recordCount)
     sequence += 1
-    let keyed = remote.isKeyedDelta
+    let budget = budget(for: recordCount)
+    let entry: (delta: HouseholdState, weight: Int)? =
+      remote.isKeyedDelta
+      ? (remote, remote.changeWeight)
+      : changes.weight <= budget ? (changes.delta(like: state), changes.weight) : nil
     append(
-      Entry(
-        through: sequence, origin: origin, delta: keyed ? remote : nil,
-        weight: keyed ? remote.changeWeight : 0), budget: budget(for: recordCount))
+      Entry(through: sequence, origin: origin, delta: entry?.delta, weight: entry?.weight ?? 0),
+      budget: budget)
   }
 
   /// Makes the local writes not yet in an entry one, so that a later delta that starts after

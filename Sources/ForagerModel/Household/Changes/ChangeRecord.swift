@@ -68,9 +68,13 @@ package struct ChangeRecord: Sendable {
     if delta![carried: map].holdsNothing { delta![carried: map] = .emptyDelta }
   }
 
-  /// Notes a merge that changed the state (``ChangeLog/noteMerge(of:from:recordCount:)``).
-  mutating func noteMerge(of remote: HouseholdState, from origin: ReplicaID?, recordCount: Int) {
-    log.noteMerge(of: remote, from: origin, recordCount: recordCount)
+  /// Notes a merge that changed the state
+  /// (``ChangeLog/noteMerge(of:changing:from:in:)``).
+  mutating func noteMerge(
+    of remote: HouseholdState, changing changes: MergeDelta, from origin: ReplicaID?,
+    in state: HouseholdState
+  ) {
+    log.noteMerge(of: remote, changing: changes, from: origin, in: state)
   }
 
   /// Returns what the local writes changed since the last take, and starts afresh.

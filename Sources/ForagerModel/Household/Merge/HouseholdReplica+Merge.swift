@@ -89,7 +89,7 @@ extension HouseholdReplica {
     report.forgedClaims = claimed
     report.reissuedRecords = reissued
     if merge.undo.changedState {
-      changes.noteMerge(of: remote, from: origin, recordCount: state.recordCount)
+      changes.noteMerge(of: remote, changing: merge.changes, from: origin, in: state)
     }
     return report
   }
@@ -142,13 +142,14 @@ extension HouseholdReplica {
     _ = answer(claimed: claimed)
   }
 
-  /// A merge made in place: what it reports, what the invariants recheck, what it removed, and
-  /// how to undo it.
+  /// A merge made in place: what it reports, what the invariants recheck, what it removed, how
+  /// to undo it, and what it changed as a delta.
   private struct InPlaceMerge {
     var report = MergeReport()
     var recheck = KeysToRecheck()
     var removed: RemovalCollector
     var undo = MergeUndo()
+    var changes = MergeDelta()
   }
 
   /// Merges `remote` (re-keyed already) into the state in place, so that it costs what it
@@ -162,7 +163,7 @@ extension HouseholdReplica {
     var merge = InPlaceMerge(removed: RemovalCollector(household: householdID))
     state.merge(
       remote, reporting: &merge.report, recheck: &merge.recheck, removed: &merge.removed,
-      undo: &merge.undo)
+      undo: &merge.undo, changes: &merge.changes)
     do {
       try policy.check(removing: merge.removed.removalsMade, from: before, leaving: state)
     } catch {

@@ -196,7 +196,8 @@ extension HouseholdState: Mergeable {
   /// that checks the result and may refuse it.
   mutating func merge(
     _ other: HouseholdState, reporting report: inout MergeReport,
-    recheck: inout KeysToRecheck, removed: inout RemovalCollector, undo: inout MergeUndo
+    recheck: inout KeysToRecheck, removed: inout RemovalCollector, undo: inout MergeUndo,
+    changes: inout MergeDelta
   ) {
     guard other.householdID == householdID else { return }
     struct MergeReporting: HouseholdMapVisitor {
@@ -206,11 +207,13 @@ extension HouseholdState: Mergeable {
       var recheck: KeysToRecheck
       var removed: RemovalCollector
       var undo: MergeUndo
+      var changes: MergeDelta
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
         let context = state[keyPath: map.records].context
-        var before: [(Record.Key, DotSiblings<Boxed<Record>>?)] = []
+        typealias Writes = DotSiblings<Boxed<Record>>
+        var changed: [(key: Record.Key, before: Writes?, after: Writes?)] = []
         state[keyPath: map.records].merge(other[keyPath: map.records]) { key, change in
-          before.append((key, change.writesBefore))
+          changed.append((key, change.writesBefore, change.writesAfter))
           if change.changedWrites { undo.changedState = true }
           Record.report(key, change, in: &report)
           report.changes.note(key, change)
@@ -221,7 +224,13 @@ extension HouseholdState: Mergeable {
         }
         if state[keyPath: map.records].context != context { undo.changedState = true }
         undo.steps.append {
-          $0[keyPath: map.records].undoMerge(restoring: before, context: context)
+          $0[keyPath: map.records].undoMerge(
+            restoring: changed.map { ($0.key, $0.before) }, context: context)
+        }
+        let theirs = other[keyPath: map.records]
+        changes.weight += changed.count
+        changes.steps.append {
+          $0[keyPath: map.records] = .delta(ofMerging: theirs, into: context, changes: changed)
         }
       }
     }
@@ -229,14 +238,16 @@ extension HouseholdState: Mergeable {
     let carried = carriedMapNames(with: other)
     var merge = MergeReporting(
       state: consume self, other: other, report: consume report, recheck: consume recheck,
-      removed: consume removed, undo: consume undo)
+      removed: consume removed, undo: consume undo, changes: consume changes)
     Self.forEachMap(&merge, carrying: carried)
-    (self, report, recheck, removed, undo) = (
-      merge.state, merge.report, merge.recheck, merge.removed, merge.undo
+    (self, report, recheck, removed, undo, changes) = (
+      merge.state, merge.report, merge.recheck, merge.removed, merge.undo, merge.changes
     )
     undo.steps.append {
       ($0.normalizerVersion, $0.owner, $0.dissolved, $0.categoryMoves) = registers
     }
+    changes.weight += other.categoryMoves?.count ?? 0
+    changes.steps.append { $0.mergeRegisters(of: other) }
     mergeRegisters(of: other)
     if (registers.1, registers.2, registers.3) != (owner, dissolved, categoryMoves) {
       report.changes.householdChanged = true
@@ -384,8 +395,29 @@ extension HouseholdState: HybridTimestamped {
   }
 }
 
+/// What a merge made in place changed, as a delta of the state any replica may merge (ADR
+/// 0040): gathered by ``HouseholdState/merge(_:reporting:recheck:removed:undo:changes:)`` as it
+/// merges, built only when asked for.
+struct MergeDelta {
+  fileprivate var steps: [(inout HouseholdState) -> Void] = []
+  /// The keys the merge changed in every map, and the category moves it merged: what keeping,
+  /// sending and merging the delta costs (``HouseholdState/changeWeight``).
+  fileprivate(set) var weight = 0
+
+  /// The delta, of the household of `state`: each map the merged map restricted to the dots
+  /// the merge brought and those of the keys it changed (``ORMap/delta(ofMerging:into:changes:)``),
+  /// and the registers merged in.
+  ///
+  /// - Complexity: O(``weight``), plus the dots those keys held and the contexts' intervals.
+  func delta(like state: HouseholdState) -> HouseholdState {
+    var delta = HouseholdState(emptyDeltaLike: state)
+    for step in steps { step(&delta) }
+    return delta
+  }
+}
+
 /// What puts a household state back as it was before a merge made in place: the steps
-/// ``HouseholdState/merge(_:reporting:recheck:removed:undo:)`` gathered, applied in reverse.
+/// ``HouseholdState/merge(_:reporting:recheck:removed:undo:changes:)`` gathered, applied in reverse.
 struct MergeUndo {
   fileprivate var steps: [(inout HouseholdState) -> Void] = []
   /// Whether the merge changed the state at all: a key's writes, a context, a register.
