@@ -264,16 +264,22 @@ extension ORMap: Mergeable {
     ofMerging other: ORMap, into seenBefore: CausalContext,
     changes: [(key: Key, before: DotSiblings<Boxed<Value>>?, after: DotSiblings<Boxed<Value>>?)]
   ) -> ORMap {
-    var context = other.kernel.context.subtracting(seenBefore)
     var entries: [Key: DotSiblings<Boxed<Value>>] = [:]
     entries.reserveCapacity(changes.count)
+    // The keys' dots come in the order of a hash table: gathered and sorted per replica, then
+    // made ranges at once, rather than inserted one by one into intervals.
+    var counters: [ReplicaID: [UInt64]] = [:]
     for change in changes {
-      change.before?.forEachDot { context.insert($0) }
+      change.before?.forEachDot { counters[$0.replica, default: []].append($0.counter) }
       if let after = change.after {
-        after.forEachDot { context.insert($0) }
+        after.forEachDot { counters[$0.replica, default: []].append($0.counter) }
         entries[change.key] = after
       }
     }
+    var context = other.kernel.context.subtracting(seenBefore)
+    context.formUnion(
+      CausalContext(
+        replicas: counters.mapValues { CounterSet(CounterSet.ranges(ofSorted: $0.sorted())) }))
     return ORMap(kernel: DotKernel(entries: entries, context: context))
   }
 
