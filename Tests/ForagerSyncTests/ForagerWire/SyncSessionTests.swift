@@ -102,6 +102,27 @@ import Testing
     #expect(watch.category(named: "Dairy") == nil && watch.category(named: "Frozen") != nil)
   }
 
+  /// A device that writes while no message goes out (offline for long) holds its writes to the
+  /// log's budget like any other change: past it they are dropped and the floor rises, so the
+  /// next message is the whole state, and the log does not hold a second copy of every key the
+  /// device wrote. Before, they waited unbounded for a message to seal them.
+  @Test func writesNoMessageSealedAreHeldToTheLogsBudget() throws {
+    var (phone, tablet) = Self.pair()
+    var phoneSide = SyncSession()
+    var tabletSide = SyncSession()
+    phone.changes.log.minimumBudget = 8
+    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    let acknowledged = try #require(phoneSide.peer?.acknowledged)
+
+    for index in 0..<20 { _ = try phone.getOrCreateCategory(displayName: "Aisle \(index)") }
+    #expect(phone.changes.log.floor > acknowledged)
+    let next = phoneSide.message(from: &phone)
+    #expect(!next.isDelta)
+    try tabletSide.receive(next, into: &tablet)
+    #expect(tablet.state == phone.state)
+  }
+
   /// The scenario of docs/decisions/0007 through sessions: the tablet comes back from a backup
   /// taken before it received a rename, as a new incarnation. The delta the phone made for the
   /// tablet's earlier self starts after the rename, which that self had acknowledged: merged

@@ -21,7 +21,9 @@ import SemanticCRDT
 ///
 /// The log is bounded. Its entries hold at most as many keys as a quarter of the state's
 /// records (at least ``minimumBudget``); older ones are dropped and ``floor`` rises past them,
-/// and a peer that has merged less than the floor must be sent the whole state. A merge that
+/// and a peer that has merged less than the floor must be sent the whole state. Local writes
+/// not yet sealed into an entry count too: more of them than the budget are sealed at the
+/// write that passes it, and so dropped. A merge that
 /// changed nothing is not a change: otherwise three peers passing one write around would echo
 /// it for ever.
 package struct ChangeLog: Sendable {
@@ -48,6 +50,10 @@ package struct ChangeLog: Sendable {
   /// Local writes after the last entry, joined: made an entry by ``seal(recordCount:)``, or by
   /// the next merge, so that a write costs one join into it.
   private var pending: HouseholdState?
+  /// The writes joined in `pending`: at least the keys it holds.
+  private var pendingWrites = 0
+  /// The budget `pending` is held to, read when its writes first pass ``minimumBudget``.
+  private var pendingLimit: Int?
   private var weight = 0
 
   /// The most entries kept: beyond it the two neighbours lightest together are joined.
@@ -69,12 +75,21 @@ package struct ChangeLog: Sendable {
     if pending == nil { pending = HouseholdState(emptyDeltaLike: state) }
     pending![keyPath: slot].merge(part)
     sequence += 1
+    pendingWrites += 1
+    // Writes no message has sealed yet (a device offline for long) are held to the budget too:
+    // past it they are sealed, and so dropped, as a message would. The budget is read once
+    // they pass the least one, not at every write.
+    guard pendingWrites > minimumBudget else { return }
+    let limit = pendingLimit ?? budget(for: state.recordCount)
+    pendingLimit = limit
+    if pendingWrites > limit { seal(recordCount: state.recordCount) }
   }
 
   /// Notes local writes made together, joined in `delta`.
   mutating func noteWrites(_ delta: HouseholdState) {
     if pending == nil { pending = delta } else { pending!.merge(delta) }
     sequence += 1
+    pendingWrites += delta.changeWeight
   }
 
   /// Notes a merge that changed `state`: `remote` is what was merged, as it was merged, and
@@ -104,6 +119,8 @@ package struct ChangeLog: Sendable {
   package mutating func seal(recordCount: Int) {
     guard let pending else { return }
     self.pending = nil
+    pendingWrites = 0
+    pendingLimit = nil
     append(
       Entry(through: sequence, origin: nil, delta: pending, weight: pending.changeWeight),
       budget: budget(for: recordCount))
@@ -116,6 +133,8 @@ package struct ChangeLog: Sendable {
     floor = sequence
     entries = []
     pending = nil
+    pendingWrites = 0
+    pendingLimit = nil
     weight = 0
   }
 
