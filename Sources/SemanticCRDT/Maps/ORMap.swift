@@ -258,7 +258,7 @@ extension ORMap: Mergeable {
   ///   - other: The map merged in.
   ///   - seenBefore: This map's context before the merge.
   ///   - changes: Every key the merge reported, with its writes before and after.
-  /// - Complexity: O(*k* + *d*) for *k* keys changed and *d* dots they held, plus the
+  /// - Complexity: O(*k* + *d* log *d*) for *k* keys changed and *d* dots they held, plus the
   ///   contexts' intervals.
   package static func delta(
     ofMerging other: ORMap, into seenBefore: CausalContext,

@@ -16,8 +16,8 @@ extension LWWRegister: ShowsValue where Value: Equatable {
 extension MVRegister: ShowsValue {
   /// The same values, the winner first; the stamps and dots may differ.
   package func showsSame(as other: Self) -> Bool {
-    writes.count == other.writes.count
-      && zip(writes, other.writes).allSatisfy { $0.value == $1.value }
+    let (mine, theirs) = (writes, other.writes)
+    return mine.count == theirs.count && zip(mine, theirs).allSatisfy { $0.value == $1.value }
   }
 }
 

@@ -23,9 +23,8 @@ import SemanticCRDT
 /// records (at least ``minimumBudget``); older ones are dropped and ``floor`` rises past them,
 /// and a peer that has merged less than the floor must be sent the whole state. Local writes
 /// not yet sealed into an entry count too: more of them than the budget are sealed at the
-/// write that passes it, and so dropped. A merge that
-/// changed nothing is not a change: otherwise three peers passing one write around would echo
-/// it for ever.
+/// write that passes it, and so dropped. A merge that changed nothing is not a change:
+/// otherwise three peers passing one write around would echo it for ever.
 package struct ChangeLog: Sendable {
   /// Consecutive changes, joined.
   struct Entry: Sendable {

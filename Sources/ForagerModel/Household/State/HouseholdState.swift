@@ -193,7 +193,8 @@ extension HouseholdState: Mergeable {
   ///
   /// The merge is made in place; `undo` gathers what puts the state back as it was (the writes
   /// before of every key the merge changed, each map's context, the registers), for a caller
-  /// that checks the result and may refuse it.
+  /// that checks the result and may refuse it; `changes` gathers what makes the delta of what
+  /// it changed, for the change log to pass on (ADR 0040).
   mutating func merge(
     _ other: HouseholdState, reporting report: inout MergeReport,
     recheck: inout KeysToRecheck, removed: inout RemovalCollector, undo: inout MergeUndo,
