@@ -682,11 +682,13 @@ extension SyncFolder {
   ) {
     for line in lines {
       changes.0.merge(line.delta)
-      guard let known = changes.greatestTimestamp, let found = line.greatestTimestampRead else {
+      guard var greatest = changes.greatestTimestamp, let found = line.greatestTimestampRead
+      else {
         changes.greatestTimestamp = nil
         continue
       }
-      changes.greatestTimestamp = [known, found].compactMap { $0 }.max()
+      if let found { greatest.raise(to: found) }
+      changes.greatestTimestamp = greatest
     }
   }
 
