@@ -10,7 +10,8 @@ struct LiveDotIndexTests {
   static let iterations = PropertyEnvironment.iterations(default: 300)
 
   /// Random inserts and removes of counters around block edges (63, 64, 127, 128, …) on two
-  /// replicas: every query answers what a dictionary of the live dots answers, and the index
+  /// replicas: every query (a dot's key among them) answers what a dictionary of the live dots
+  /// answers, its shape is sound, and the index
   /// equals one built from scratch (a block that empties goes). One seed in four spreads the
   /// counters over a thousand blocks, more than there are dots, so that building from scratch
   /// sorts them instead of placing each in its block.
@@ -45,6 +46,13 @@ struct LiveDotIndexTests {
         })
       #expect(index == rebuilt, "seed \(seed): the index differs from one built from its dots")
       #expect(index.count == model.count, "seed \(seed)")
+      #expect(index.shapeViolations().isEmpty, "seed \(seed): \(index.shapeViolations())")
+      for counter in 1...UInt64(top) {
+        for replica in ["a", "b"] as [ReplicaID] {
+          let dot = Dot(replica, counter)
+          #expect(index.key(of: dot) == model[dot], "seed \(seed): the key of \(dot)")
+        }
+      }
       for replica in ["a", "b"] as [ReplicaID] {
         let low = UInt64(random.int(in: 1...top))
         let range = low...max(low, UInt64(random.int(in: 1...top)))

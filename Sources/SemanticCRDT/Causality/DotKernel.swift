@@ -357,10 +357,13 @@ package struct DotKernel<Key: Hashable, Value> {
   }
 
   /// Descriptions of broken invariants; empty when the state is sound.
-  @usableFromInline
+  @inlinable
   package func invariantViolations() -> [String] {
     var problems: [String] = []
+    // With an index, each live dot is looked up in it, and the counts compared: a dot live
+    // under two keys is indexed under at most one of them. Without one, a set finds it.
     var seen: Set<Dot> = []
+    var liveDots = 0
     for (key, siblings) in entries {
       if case .many(let values) = siblings {
         if values.count < 2 { problems.append("key \(key): .many with \(values.count) sibling") }
@@ -369,12 +372,25 @@ package struct DotKernel<Key: Hashable, Value> {
         }
       }
       siblings.forEachDot { dot in
+        liveDots += 1
         if !context.contains(dot) { problems.append("key \(key): live dot \(dot) not in context") }
-        if !seen.insert(dot).inserted { problems.append("dot \(dot) is live twice") }
+        guard let index else {
+          if !seen.insert(dot).inserted { problems.append("dot \(dot) is live twice") }
+          return
+        }
+        switch index.key(of: dot) {
+        case key: break
+        case let other? where other != key && entries[other]?.contains(dot) == true:
+          problems.append("dot \(dot) is live twice")
+        default: problems.append("key \(key): live dot \(dot) is not indexed under it")
+        }
       }
     }
-    if let index, index != LiveDotIndex(entries) {
-      problems.append("the live-dot index does not hold exactly the live dots")
+    if let index {
+      problems += index.shapeViolations()
+      if index.count != liveDots {
+        problems.append("the live-dot index does not hold exactly the live dots")
+      }
     }
     return problems
   }

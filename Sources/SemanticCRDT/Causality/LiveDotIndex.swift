@@ -129,7 +129,46 @@ package struct LiveDotIndex<Key: Hashable> {
     return ranges
   }
 
+  /// The key `dot` is indexed under, or `nil` when it is not indexed.
+  ///
+  /// - Complexity: O(log *b*) for *b* blocks of the dot's replica.
+  @inlinable
+  package func key(of dot: Dot) -> Key? {
+    guard let column = columns[dot.replica] else { return nil }
+    let number = dot.counter >> Block.shift
+    let position = column.position(ofFirstFrom: number)
+    guard position < column.blocks.count, column.blocks[position].number == number else {
+      return nil
+    }
+    let (bits, bit) = (column.blocks[position].bits, dot.counter & 63)
+    guard bits & (1 << bit) != 0 else { return nil }
+    return column.blocks[position].keys[Block.rank(bit, in: bits)]
+  }
+
+  /// What breaks the index's own shape, which equal sets of dots must share: a column without
+  /// blocks, an empty block, blocks out of order, or a block whose keys do not match its bits.
+  /// Empty for a sound index.
+  ///
+  /// - Complexity: O(*b*) for *b* blocks.
+  @inlinable
+  package func shapeViolations() -> [String] {
+    var problems: [String] = []
+    for (replica, column) in columns {
+      if column.blocks.isEmpty { problems.append("the index has an empty column for \(replica)") }
+      for (earlier, later) in zip(column.blocks, column.blocks.dropFirst())
+      where earlier.number >= later.number {
+        problems.append("the index's blocks of \(replica) are out of order at \(later.number)")
+      }
+      for block in column.blocks
+      where block.bits == 0 || block.keys.count != block.bits.nonzeroBitCount {
+        problems.append("the index's block \(block.number) of \(replica) does not match its keys")
+      }
+    }
+    return problems
+  }
+
   /// The number of live dots indexed.
+  @inlinable
   package var count: Int {
     columns.values.reduce(0) { total, column in
       column.blocks.reduce(total) { $0 + $1.keys.count }

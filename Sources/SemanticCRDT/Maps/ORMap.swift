@@ -399,6 +399,7 @@ extension ORMap {
   }
 
   /// Descriptions of broken invariants; empty when the state is sound.
+  @inlinable
   package func invariantViolations() -> [String] { kernel.invariantViolations() }
 }
 
