@@ -16,8 +16,9 @@ public struct SyncMessage: Equatable, Sendable {
   /// change of the sender up to it.
   public let through: UInt64
   /// For a delta, the number of the sender's change it follows: only a receiver that has
-  /// merged the sender's changes up to it may merge it. `nil` for a full state, which any
-  /// replica of the household may merge.
+  /// merged the sender's changes up to it may merge it. 0 for what the sender holds beyond the
+  /// full state the recipient's incarnation sent it (docs/decisions/0041). `nil` for a full
+  /// state, which any replica of the household may merge.
   public let since: UInt64?
   /// The receiver's incarnation as the sender last heard from it; `nil` before it has. A delta
   /// is for that incarnation only.

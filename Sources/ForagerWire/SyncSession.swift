@@ -18,11 +18,11 @@ import SemanticCRDT
 /// receiver's incarnation acknowledged, whose state only grows, so for that incarnation it is
 /// complete. For any other it may not be (docs/decisions/0007: a device restored from an old
 /// backup comes back as a new incarnation that has seen less), so a delta is addressed to the
-/// incarnation that acknowledged its start, a receiving session discards a delta addressed to
-/// another, and a sender that hears from a new incarnation sends it the full state. That rule
-/// is in the type: there is no way to make a delta for an incarnation that has acknowledged
-/// nothing. A peer whose acknowledgment the change log no longer reaches is sent the full state
-/// too.
+/// incarnation that acknowledged its start, and a receiving session discards a delta addressed
+/// to another. A new incarnation has acknowledged nothing: it is sent what it lacks beside the
+/// full state it sent (that incarnation holds at least that state), a delta that starts at the
+/// sender's first change (`since` 0; docs/decisions/0041), or the full state while it has sent
+/// none. So is a peer whose acknowledgment the change log no longer reaches.
 ///
 /// ```swift
 /// var session = SyncSession()                   // one per peer, for as long as the link lasts
@@ -46,18 +46,25 @@ public struct SyncSession: Sendable {
   /// The greatest ``SyncMessage/through`` this session put in a message: no peer can have
   /// merged more of this replica's changes through it.
   private var sentThrough: UInt64 = 0
+  /// What the peer's incarnation held when it sent the last full state this replica merged: it
+  /// holds at least that still (an incarnation's state only grows), so what this replica has
+  /// beyond it is all that incarnation lacks. `nil` until a full state of `peer` is merged.
+  private var peerHeld: HouseholdVersion?
 
   /// A session with a peer not heard from yet: its first message is a full state.
   public init() {}
 
   /// What to send the peer now: a delta of the changes after the last one it acknowledged,
-  /// addressed to its incarnation, or the full state while it has acknowledged none (or one
-  /// the change log no longer reaches). Making it marks the local writes it carries, so that
-  /// the next delta after them leaves them out, and notes the last change it carries, past
-  /// which no acknowledgment is taken; the state does not change.
+  /// addressed to its incarnation. While it has acknowledged none (or one the change log no
+  /// longer reaches), the delta of what this replica holds beyond the last full state of that
+  /// incarnation's it merged, starting at change 0; before such a state, the full state.
+  /// Making it marks the local writes it carries, so that the next delta after them leaves them
+  /// out, and notes the last change it carries, past which no acknowledgment is taken; the
+  /// state does not change.
   ///
-  /// - Complexity: O(size of the changes the peer lacks) for a delta; O(size of the state) for
-  ///   a full state.
+  /// - Complexity: O(size of the changes the peer lacks) for a delta from the log; a delta
+  ///   beside a peer's full state also visits the blocks of 64 writes it held
+  ///   (``HouseholdReplica/delta(since:)``); O(size of the state) for a full state.
   public mutating func message(from replica: inout HouseholdReplica) -> SyncMessage {
     replica.changes.log.seal(recordCount: replica.state.recordCount)
     let through = replica.changes.log.sequence
@@ -67,13 +74,21 @@ public struct SyncSession: Sendable {
         household: replica.householdID, sender: replica.replicaID, through: through, since: nil,
         recipient: peer?.replica, acknowledged: peer?.merged, state: replica.state)
     }
-    guard let peer, local == replica.replicaID, let start = peer.acknowledged,
-      let delta = replica.changes.log.delta(after: start, for: peer.replica, of: replica.state)
-    else { return full() }
-    let empty = delta == HouseholdState(emptyDeltaLike: replica.state)
-    return SyncMessage(
-      household: replica.householdID, sender: replica.replicaID, through: through, since: start,
-      recipient: peer.replica, acknowledged: peer.merged, state: empty ? nil : delta)
+    guard let peer else { return full() }
+    func delta(_ delta: HouseholdState?, since start: UInt64) -> SyncMessage {
+      let empty = delta.map { $0 == HouseholdState(emptyDeltaLike: replica.state) } ?? true
+      return SyncMessage(
+        household: replica.householdID, sender: replica.replicaID, through: through,
+        since: start, recipient: peer.replica, acknowledged: peer.merged,
+        state: empty ? nil : delta)
+    }
+    if local == replica.replicaID, let start = peer.acknowledged,
+      let changes = replica.changes.log.delta(after: start, for: peer.replica, of: replica.state)
+    {
+      return delta(changes, since: start)
+    }
+    guard let peerHeld else { return full() }
+    return delta(replica.delta(since: peerHeld), since: 0)
   }
 
   /// Merges a message from the peer into `replica` and learns what each side has merged.
@@ -95,8 +110,8 @@ public struct SyncSession: Sendable {
     }
     // A message of another incarnation than the one known starts afresh: a restarted peer
     // may have seen less than its earlier self.
-    var progress =
-      peer?.replica == message.sender ? peer! : PeerProgress(replica: message.sender)
+    let samePeer = peer?.replica == message.sender
+    var progress = samePeer ? peer! : PeerProgress(replica: message.sender)
     if local != replica.replicaID { progress.acknowledged = nil }
     // A delta starts at a change this incarnation acknowledged, so it holds everything this
     // replica lacks; one for another incarnation may not.
@@ -107,6 +122,7 @@ public struct SyncSession: Sendable {
     if mayMerge, let since = message.since, since > (progress.merged ?? 0) {
       // Learned: the sender's incarnation, so that the next message is addressed to it.
       peer = progress
+      if !samePeer { peerHeld = nil }
       local = replica.replicaID
       throw .deltaSkipsChanges(since: since, merged: progress.merged ?? 0)
     }
@@ -124,6 +140,8 @@ public struct SyncSession: Sendable {
       progress.merged =
         message.isDelta ? max(progress.merged ?? 0, message.through) : message.through
     }
+    if !samePeer { peerHeld = nil }
+    if mayMerge, !message.isDelta, let state = message.state { peerHeld = state.version }
     if message.recipient == replica.replicaID {
       // No peer can have merged a change this session never sent it: such an acknowledgment is
       // forged, or answers a forged `through` (one just ahead that this replica's changes then
@@ -136,9 +154,11 @@ public struct SyncSession: Sendable {
         acknowledged > min(sentThrough, replica.changes.log.sequence)
       {
         // The next message is the whole state, which sets what the peer holds of this replica
-        // back to what it was sent, so that its acknowledgments count again.
+        // back to what it was sent, so that its acknowledgments count again (a delta, even
+        // one from change 0, would not: a receiver keeps the greater number).
         ignoredAcknowledgments += 1
         progress.acknowledged = nil
+        peerHeld = nil
       } else {
         progress.acknowledged = message.acknowledged
       }

@@ -4,7 +4,9 @@ import SemanticCRDT
 /// A sync session at n categories: the message a phone sends a tablet that has acknowledged
 /// everything before 100 edits, its bytes (compressed: `sync.message`'s bytes), encoding and
 /// decoding them (`sync.encode`'s bytes are the JSON before compression), the tablet receiving
-/// it, and the message between equal states; and encoding the first message of a session, a
+/// it, the message between equal states, and the message to a tablet relaunched after the 100
+/// edits once its first message (its whole state) has reached the phone (what the tablet
+/// lacks, docs/decisions/0041); and encoding the first message of a session, a
 /// full state (`sync.encode.full`, its bytes compressed), and decoding it (`sync.decode.full`).
 enum SyncBenchmarks {
   /// The phone and its session with the tablet after a full exchange (the tablet has
@@ -50,6 +52,17 @@ enum SyncBenchmarks {
       let edited = Lazy { acknowledged(n, then: renamesAndCreations(n)) }
       let fieldsEdited = Lazy { acknowledged(n, then: fieldEdits(n)) }
       let equal = Lazy { acknowledged(n) { _ in } }
+      // The tablet relaunched (a new incarnation, a new session) after the phone's 100 field
+      // edits: its first message, the whole state, has reached the phone's session.
+      let relaunched = Lazy {
+        var (phone, phoneSide, _) = fieldsEdited.value
+        var tablet = HouseholdReplica(
+          state: HouseholdBenchmarks.tablet(n).state, member: Households.member,
+          clock: HybridClock(replica: "bench-tablet-2", wallClock: .fixed(1_733_788_900_000)))
+        var tabletSide = SyncSession()
+        try! phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+        return (phone, phoneSide, tabletSide: tabletSide)
+      }
       // A session's first message: the phone's whole state.
       let full = Lazy {
         var (phone, session) = (edited.value.0, SyncSession())
@@ -77,6 +90,7 @@ enum SyncBenchmarks {
         messageRow("sync.message", edited),
         messageRow("sync.message.fields", fieldsEdited),
         messageRow("sync.message.equal", equal),
+        messageRow("sync.message.relaunched", relaunched),
         Benchmark("sync.encode", n: n, prepare: { message.value }, bytes: { $0.json().count }) {
           blackHole($0.encoded())
         },

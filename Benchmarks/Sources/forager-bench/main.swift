@@ -218,7 +218,7 @@ for name in ["sync.encode", "sync.decode"] {
     "\(name) (the delta of 100 edits) ≤ 1 ms", milliseconds(name), limit: 1, atMost: true,
     unit: "ms")
 }
-for name in ["sync.message", "sync.message.fields"] {
+for name in ["sync.message", "sync.message.fields", "sync.message.relaunched"] {
   if let bytes = row(name)?.bytes {
     target("\(name) ≤ 4 KB", Double(bytes) / 1024, limit: 4, atMost: true, unit: "KiB")
   }

@@ -34,10 +34,14 @@ import Testing
     #expect(tabletSide.peer == PeerProgress(replica: "phone", merged: first.through))
 
     // The tablet has heard the phone but the phone has acknowledged nothing of the tablet's:
-    // a full state, acknowledging the phone's.
+    // what the tablet holds beyond the phone's full state, from its change 0, acknowledging
+    // the phone's.
     _ = try tablet.getOrCreateCategory(displayName: "Dairy")
     let answer = tabletSide.message(from: &tablet)
-    #expect(!answer.isDelta && answer.recipient == "phone" && answer.acknowledged == first.through)
+    #expect(answer.isDelta && answer.since == 0 && answer.recipient == "phone")
+    #expect(answer.acknowledged == first.through)
+    #expect(answer.state?.categories.keys.map(\.rawValue) == ["dairy"])
+    #expect(answer.state?.members.isEmpty == true)
     try phoneSide.receive(answer, into: &phone)
     #expect(phone.state == tablet.state)
     #expect(phoneSide.peer?.acknowledged == first.through)
@@ -128,7 +132,7 @@ import Testing
   /// tablet's earlier self starts after the rename, which that self had acknowledged: merged
   /// and taken as complete, the restored tablet would acknowledge the phone's changes without
   /// ever getting the rename. The session discards it, and the phone, once it hears the new
-  /// incarnation, sends it the full state.
+  /// incarnation (its full state), sends it what it holds beyond that state, from change 0.
   @Test func aDeltaForAnEarlierIncarnationIsDiscarded() throws {
     var (phone, tablet) = Self.pair()
     var phoneSide = SyncSession()
@@ -162,7 +166,8 @@ import Testing
     // What the restored tablet says teaches the phone its new incarnation.
     try phoneSide.receive(restoredSide.message(from: &restored), into: &phone)
     let fresh = phoneSide.message(from: &phone)
-    #expect(!fresh.isDelta && fresh.recipient == "tablet-2")
+    #expect(fresh.isDelta && fresh.since == 0 && fresh.recipient == "tablet-2")
+    #expect(fresh.state?.categories.count == 2, "the rename and Rice, nothing the backup holds")
     try restoredSide.receive(fresh, into: &restored)
     #expect(restored.state.categories[key]?.displayName == "lentils")
     #expect(restored.category(named: "Rice") != nil)
@@ -171,9 +176,9 @@ import Testing
   /// A lost message costs nothing: the next delta starts where the receiver acknowledged. A
   /// receiver that made a new session (same incarnation) has merged nothing in it: it refuses
   /// a delta that starts after a change of the sender's (it cannot tell it from one a forged
-  /// acknowledgment started), its answer acknowledges nothing, and the sender sends the whole
-  /// state.
-  @Test func aLostDeltaIsSentAgainAndANewSessionAsksForTheWholeState() throws {
+  /// acknowledgment started), its answer (the whole state) acknowledges nothing, and the sender
+  /// sends what it holds beyond that state, from its change 0.
+  @Test func aLostDeltaIsSentAgainAndANewSessionGetsWhatItLacksFromChangeZero() throws {
     var (phone, tablet) = Self.pair()
     var phoneSide = SyncSession()
     var tabletSide = SyncSession()
@@ -196,11 +201,12 @@ import Testing
     }
     // The new session's answer: the whole state, acknowledging nothing of the phone's.
     let answer = newSide.message(from: &tablet)
-    #expect(answer.acknowledged == nil)
+    #expect(answer.acknowledged == nil && !answer.isDelta)
     try phoneSide.receive(answer, into: &phone)
-    let whole = phoneSide.message(from: &phone)
-    #expect(!whole.isDelta)
-    #expect(try newSide.receive(whole, into: &tablet) != nil)
+    let lacking = phoneSide.message(from: &phone)
+    #expect(lacking.isDelta && lacking.since == 0)
+    #expect(lacking.state?.categories.keys.map(\.rawValue) == ["bakery"])
+    #expect(try newSide.receive(lacking, into: &tablet) != nil)
     #expect(tablet.state == phone.state)
   }
 
