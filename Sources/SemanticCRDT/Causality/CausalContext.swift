@@ -22,6 +22,7 @@ public struct CausalContext: Hashable, Sendable {
     replicas = [:]
   }
 
+  @usableFromInline
   package init(replicas: [ReplicaID: CounterSet]) {
     self.replicas = replicas.filter { !$0.value.isEmpty }
   }
@@ -113,6 +114,7 @@ public struct CausalContext: Hashable, Sendable {
   /// The dots seen here that `other` has not seen.
   ///
   /// - Complexity: O(*r*) for *r* replicas here, plus the intervals involved.
+  @usableFromInline
   package func subtracting(_ other: CausalContext) -> CausalContext {
     var result = CausalContext()
     for (replica, counters) in replicas {

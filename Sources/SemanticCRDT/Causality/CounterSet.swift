@@ -22,6 +22,7 @@ package struct CounterSet: Hashable, Sendable {
   /// Builds the canonical set holding the union of `ranges` (in any order, overlapping or not).
   ///
   /// - Complexity: O(*k* log *k*) for *k* ranges.
+  @usableFromInline
   package init<Ranges: Sequence<ClosedRange<UInt64>>>(_ ranges: Ranges) {
     let sorted = ranges.filter { $0.upperBound > 0 }.sorted { $0.lowerBound < $1.lowerBound }
     var merged: [ClosedRange<UInt64>] = []

@@ -84,6 +84,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   /// key is absent.
   ///
   /// - Complexity: O(1) with one surviving write; one merge per further concurrent write.
+  @inlinable
   public subscript(key: Key) -> Value? {
     kernel.entries[key].map { Self.mergedValue(of: $0) }
   }
@@ -92,6 +93,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   /// order. Reading them this way avoids a second lookup per key.
   ///
   /// - Complexity: O(1) to create; each element costs what reading its key costs.
+  @inlinable
   public var values: some Collection<Value> {
     kernel.entries.values.lazy.map { Self.mergedValue(of: $0) }
   }
@@ -112,6 +114,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   /// Calls `body` with each of `keys` and its value, or with every present key and its value
   /// when `keys` is `nil` (reading each in place, without a lookup). Each of `keys` must be
   /// present.
+  @inlinable
   package func forEachValue(of keys: [Key]?, _ body: (Key, Value) -> Void) {
     guard let keys else {
       for (key, siblings) in kernel.entries { body(key, Self.mergedValue(of: siblings)) }
@@ -121,15 +124,19 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   }
 
   /// Whether `key` is present.
+  @inlinable
   public func contains(_ key: Key) -> Bool { kernel.entries[key] != nil }
 
   /// The present keys.
+  @inlinable
   public var keys: some Collection<Key> { kernel.entries.keys }
 
   /// The number of present keys.
+  @inlinable
   public var count: Int { kernel.entries.count }
 
   /// Whether no key is present.
+  @inlinable
   public var isEmpty: Bool { kernel.entries.isEmpty }
 
   /// Every dot this map has seen.
@@ -137,6 +144,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
 
   /// The number of concurrent writes of `key` that survive; more than 1 until a later write
   /// that has seen them all.
+  @inlinable
   public func writeCount(of key: Key) -> Int { kernel.entries[key]?.count ?? 0 }
 
   /// The newest surviving write of `replica` to `key`, as its dot: how a checker names the write
@@ -260,6 +268,7 @@ extension ORMap: Mergeable {
   ///   - changes: Every key the merge reported, with its writes before and after.
   /// - Complexity: O(*k* + *d* log *d*) for *k* keys changed and *d* dots they held, plus the
   ///   contexts' intervals.
+  @inlinable
   package static func delta(
     ofMerging other: ORMap, into seenBefore: CausalContext,
     changes: [(key: Key, before: DotSiblings<Boxed<Value>>?, after: DotSiblings<Boxed<Value>>?)]
