@@ -85,6 +85,18 @@ struct LiveDotIndexTests {
     #expect(keys.count == 1 && ["x", "y"].contains(keys[0]))
   }
 
+  /// A state's check, with the index kept, names a dot live under two keys (the index holds it
+  /// under one of them) and counts it against the index, whichever key the index chose.
+  @Test func theCheckFindsADotLiveUnderTwoKeysThroughTheIndex() {
+    var kernel = DotKernel<String, Void>(
+      entries: ["x": .one(Dot("a", 3), ()), "y": .one(Dot("a", 3), ())],
+      context: CausalContext(VersionVector(["a": 3])))
+    kernel.indexLiveDots()
+    let problems = kernel.invariantViolations()
+    #expect(problems.contains("dot a:3 is live twice"), "\(problems)")
+    #expect(problems.contains("the live-dot index does not hold exactly the live dots"))
+  }
+
   /// States reached by random writes, removes and merges of three replicas: the delta a state
   /// keeping the index makes for a random version equals the delta found by visiting every
   /// key, the index stays exact, and merging a delta through the index gives what merging it

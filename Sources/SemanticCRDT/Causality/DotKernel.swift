@@ -380,7 +380,7 @@ package struct DotKernel<Key: Hashable, Value> {
         }
         switch index.key(of: dot) {
         case key: break
-        case let other? where other != key && entries[other]?.contains(dot) == true:
+        case let other? where entries[other]?.contains(dot) == true:
           problems.append("dot \(dot) is live twice")
         default: problems.append("key \(key): live dot \(dot) is not indexed under it")
         }
