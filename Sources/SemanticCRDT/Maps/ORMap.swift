@@ -263,14 +263,14 @@ extension ORMap: Mergeable {
   /// retires (its context reaches dots under keys it does not hold): a receiver looks for them.
   ///
   /// - Parameters:
-  ///   - other: The map merged in.
+  ///   - theirs: The context of the map merged in.
   ///   - seenBefore: This map's context before the merge.
   ///   - changes: Every key the merge reported, with its writes before and after.
   /// - Complexity: O(*k* + *d* log *d*) for *k* keys changed and *d* dots they held, plus the
   ///   contexts' intervals.
   @inlinable
   package static func delta(
-    ofMerging other: ORMap, into seenBefore: CausalContext,
+    ofMerging theirs: CausalContext, into seenBefore: CausalContext,
     changes: [(key: Key, before: DotSiblings<Boxed<Value>>?, after: DotSiblings<Boxed<Value>>?)]
   ) -> ORMap {
     var entries: [Key: DotSiblings<Boxed<Value>>] = [:]
@@ -285,7 +285,7 @@ extension ORMap: Mergeable {
         entries[change.key] = after
       }
     }
-    var context = other.kernel.context.subtracting(seenBefore)
+    var context = theirs.subtracting(seenBefore)
     context.formUnion(
       CausalContext(
         replicas: counters.mapValues { CounterSet(CounterSet.ranges(ofSorted: $0.sorted())) }))

@@ -228,7 +228,7 @@ extension HouseholdState: Mergeable {
           $0[keyPath: map.records].undoMerge(
             restoring: changed.map { ($0.key, $0.before) }, context: context)
         }
-        let theirs = other[keyPath: map.records]
+        let theirs = other[keyPath: map.records].context
         changes.weight += changed.count
         changes.steps.append {
           $0[keyPath: map.records] = .delta(ofMerging: theirs, into: context, changes: changed)
