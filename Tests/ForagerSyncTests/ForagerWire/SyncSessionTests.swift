@@ -127,6 +127,33 @@ import Testing
     #expect(tablet.state == phone.state)
   }
 
+  /// A restore notes its records as local writes made together: held to the budget like
+  /// single writes, not left pending past it until the next message.
+  @Test func aRestoreIsHeldToTheLogsBudgetToo() throws {
+    var (phone, tablet) = Self.pair()
+    var phoneSide = SyncSession()
+    var tabletSide = SyncSession()
+    let list = try phone.createWeeklyList(name: "Week 48")
+    for index in 0..<20 { try phone.addItem("item \(index)", to: list.id) }
+    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    try tablet.deleteWeeklyList(list.id)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    let acknowledged = try #require(phoneSide.peer?.acknowledged)
+    #expect(acknowledged == phone.changes.log.sequence)
+    let removal = try #require(phone.recentlyRemoved.first)
+
+    phone.changes.log.minimumBudget = 8
+    #expect(try phone.restore(removal.id) == 21)
+    #expect(phone.changes.log.floor > acknowledged)
+    let next = phoneSide.message(from: &phone)
+    #expect(!next.isDelta)
+    try tabletSide.receive(next, into: &tablet)
+    #expect(tablet.state == phone.state)
+  }
+
   /// The scenario of docs/decisions/0007 through sessions: the tablet comes back from a backup
   /// taken before it received a rename, as a new incarnation. The delta the phone made for the
   /// tablet's earlier self starts after the rename, which that self had acknowledged: merged

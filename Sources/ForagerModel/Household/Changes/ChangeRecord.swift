@@ -53,11 +53,13 @@ package struct ChangeRecord: Sendable {
     }
   }
 
-  /// Notes local writes made together: `writes`, their joined delta, and `shown`, what they
-  /// changed that a view shows.
-  mutating func noteWrites(_ writes: HouseholdState, showing shown: HouseholdChange) {
+  /// Notes local writes made together: `writes`, their joined delta of `state`, and `shown`,
+  /// what they changed that a view shows.
+  mutating func noteWrites(
+    _ writes: HouseholdState, of state: HouseholdState, showing shown: HouseholdChange
+  ) {
     if delta == nil { delta = writes } else { delta!.merge(writes) }
-    log.noteWrites(writes)
+    log.noteWrites(writes, of: state)
     self.shown.formUnion(shown)
   }
 

@@ -149,7 +149,9 @@ extension HouseholdReplica {
     let problems = problemsBrought(bringBack.restored.modelViolations())
     if !problems.isEmpty { throw .unsoundRestore(Array(problems.prefix(3))) }
     state = bringBack.restored
-    if bringBack.count > 0 { changes.noteWrites(bringBack.delta, showing: bringBack.changes) }
+    if bringBack.count > 0 {
+      changes.noteWrites(bringBack.delta, of: state, showing: bringBack.changes)
+    }
     clock = bringBack.clock
     removals.remove(at: index)
     return bringBack.count
