@@ -57,6 +57,7 @@ public struct SimulationCommand: Equatable, Sendable {
     try read("--steps", into: \.steps, Self.count)
     try read("--stop-after", into: \.stopAfter, Self.count)
     try read("--partitions", into: \.partitions, Self.count)
+    try read("--log-budget", into: \.changeLogBudget, Self.count)
     try read("--drop", into: \.dropRate, Self.rate)
     try read("--duplicate", into: \.duplicateRate, Self.rate)
     try read("--reorder", into: \.reorderRate, Self.rate)
@@ -120,6 +121,9 @@ public struct SimulationCommand: Equatable, Sendable {
             .value(
               "--partitions", placeholder: "n",
               help: "airplane-mode partitions during the run (\(defaults.partitions))"),
+            .value(
+              "--log-budget", placeholder: "n",
+              help: "fewest keys each device's change log keeps (the library's, 1024)"),
             .value(
               "--crash-rate", placeholder: "p",
               help: "probability per step that a device crashes (\(defaults.crashRate))"),

@@ -118,8 +118,10 @@ struct Device: Sendable {
   /// Starts the device from its file, or from its backup (amnesia), under `incarnation`;
   /// `incarnationSeed` names the fresh incarnations it may move to.
   mutating func restart(
-    fromBackup: Bool, incarnation: ReplicaID, incarnationSeed: UInt64, fault: SimulationFault?
+    fromBackup: Bool, incarnation: ReplicaID, incarnationSeed: UInt64,
+    configuration: SimulationConfiguration
   ) throws(StoreError) {
+    let fault = configuration.fault
     if fromBackup {
       disk = backup
       legacyDisk = legacyBackup
@@ -139,7 +141,7 @@ struct Device: Sendable {
         contents, file: file, household: householdID, member: member, wallClock: wallClock,
         incarnation: incarnation)
     }
-    replica?.prepareForSimulation(incarnationSeed: incarnationSeed, fault: fault)
+    replica?.prepareForSimulation(incarnationSeed: incarnationSeed, configuration: configuration)
     legacy = legacyDisk
     sessions = [:]
     folderProgress = FolderProgress()
@@ -184,11 +186,14 @@ extension Device {
 }
 
 extension HouseholdReplica {
-  /// Makes the replica's fresh incarnations come from the run's generator, and plays the
-  /// run's deliberate bug.
-  mutating func prepareForSimulation(incarnationSeed: UInt64, fault: SimulationFault?) {
+  /// Makes the replica's fresh incarnations come from the run's generator, gives its change
+  /// log the run's budget, and plays the run's deliberate bug.
+  mutating func prepareForSimulation(
+    incarnationSeed: UInt64, configuration: SimulationConfiguration
+  ) {
     self.incarnationSeed = incarnationSeed
-    checksClaims = fault != .trustsForgedClaims
+    checksClaims = configuration.fault != .trustsForgedClaims
+    if let budget = configuration.changeLogBudget { changes.log.minimumBudget = budget }
   }
 }
 

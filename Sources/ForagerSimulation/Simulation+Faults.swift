@@ -83,7 +83,7 @@ extension Simulation {
     do {
       try devices[index].restart(
         fromBackup: fromBackup, incarnation: incarnation, incarnationSeed: random.next(),
-        fault: configuration.fault)
+        configuration: configuration)
       record(
         "\(name(index)) restarts from its \(fromBackup ? "backup (amnesia)" : "file") as replica \(incarnation)",
         device: index)

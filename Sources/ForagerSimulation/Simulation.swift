@@ -249,7 +249,7 @@ extension Simulation {
             replica: replicaID, wallClock: devices[index].wallClock)
         }
         devices[index].replica!.prepareForSimulation(
-          incarnationSeed: random.next(), fault: configuration.fault)
+          incarnationSeed: random.next(), configuration: configuration)
         noteFailedSave(devices[index].save(), on: index)
         devices[index].takeBackup()
         record("\(name(index)) starts as replica \(replicaID)", device: index)

@@ -43,6 +43,11 @@ public struct SimulationConfiguration: Hashable, Sendable {
   /// acknowledgments, `through` and `since`, damaged and replayed messages; in a folder, cut
   /// and damaged journal lines, links and FIFOs at a device's names, and failing writes.
   public var hostileRate = 0.0
+  /// The fewest keys each device's change log keeps, in place of the library's 1,024 (a log
+  /// keeps a quarter of the household's records when that is more). A small one makes peers
+  /// fall behind what the logs reach, and be sent what they lack beside their acknowledged
+  /// state; `nil` keeps the library's.
+  public var changeLogBudget: Int?
   /// Stops the run after this many of its `steps` (then heals and checks as usual). A prefix
   /// of a run is exactly that run cut short: used to find the shortest failing prefix.
   public var stopAfter: Int?
@@ -95,6 +100,7 @@ public struct SimulationConfiguration: Hashable, Sendable {
     }
     if dropRate == 1 { return "--drop 1 loses every message; nothing could ever sync" }
     if partitions < 0 { return "--partitions must not be negative" }
+    if let changeLogBudget, changeLogBudget < 1 { return "--log-budget must be at least 1" }
     if clockSkewMilliseconds > 365 * 24 * 60 * 60 * 1000 {
       return "--clock-skew must be at most a year"
     }

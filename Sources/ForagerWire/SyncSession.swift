@@ -22,7 +22,9 @@ import SemanticCRDT
 /// to another. A new incarnation has acknowledged nothing: it is sent what it lacks beside the
 /// full state it sent (that incarnation holds at least that state), a delta that starts at the
 /// sender's first change (`since` 0; docs/decisions/0041), or the full state while it has sent
-/// none. So is a peer whose acknowledgment the change log no longer reaches.
+/// none. A peer whose acknowledgment the change log no longer reaches is sent what this replica
+/// holds beyond its state when it sent that number, as a delta that starts there
+/// (docs/decisions/0042).
 ///
 /// ```swift
 /// var session = SyncSession()                   // one per peer, for as long as the link lasts
@@ -50,25 +52,39 @@ public struct SyncSession: Sendable {
   /// holds at least that still (an incarnation's state only grows), so what this replica has
   /// beyond it is all that incarnation lacks. `nil` until a full state of `peer` is merged.
   private var peerHeld: HouseholdVersion?
+  /// The version of this replica's state when it made its last message, with that message's
+  /// `through` and the incarnation that made it: what the peer holds once it acknowledges that
+  /// number of that incarnation.
+  private var sentVersion: (local: ReplicaID, through: UInt64, version: HouseholdVersion)?
+  /// The version of this replica's state at a number the peer acknowledged (docs/decisions/
+  /// 0042): whichever incarnation of the peer acknowledges that number or a later one holds at
+  /// least that state, whatever the change log has dropped since. `nil` until the peer
+  /// acknowledges the number of the last message made; forgotten when this replica is another
+  /// incarnation, whose numbers are others.
+  private var acknowledgedVersion: (through: UInt64, version: HouseholdVersion)?
 
   /// A session with a peer not heard from yet: its first message is a full state.
   public init() {}
 
   /// What to send the peer now: a delta of the changes after the last one it acknowledged,
-  /// addressed to its incarnation. While it has acknowledged none (or one the change log no
-  /// longer reaches), the delta of what this replica holds beyond the last full state of that
-  /// incarnation's it merged, starting at change 0; before such a state, the full state.
-  /// Making it marks the local writes it carries, so that the next delta after them leaves them
-  /// out, and notes the last change it carries, past which no acknowledgment is taken; the
-  /// state does not change.
+  /// addressed to its incarnation. When the change log no longer reaches that one, a delta that
+  /// starts there of what this replica holds beyond its state when it sent that number (or an
+  /// earlier one), if it knows that state. While the peer has acknowledged none, the delta of
+  /// what this replica holds beyond the last full state of that incarnation's it merged,
+  /// starting at change 0. Otherwise the full state. Making it marks the local writes it
+  /// carries, so that the next delta after them leaves them out, and notes the last change it
+  /// carries, past which no acknowledgment is taken, and the version of the state it carries;
+  /// the state does not change.
   ///
   /// - Complexity: O(size of the changes the peer lacks) for a delta from the log; a delta
-  ///   beside a peer's full state also visits the blocks of 64 writes it held
-  ///   (``HouseholdReplica/delta(since:)``); O(size of the state) for a full state.
+  ///   beside what the peer held also visits the blocks of 64 writes it held
+  ///   (``HouseholdReplica/delta(since:)``); O(size of the state) for a full state. Reading the
+  ///   state's version, once per change number, is O(maps × replicas).
   public mutating func message(from replica: inout HouseholdReplica) -> SyncMessage {
     replica.changes.log.seal(recordCount: replica.state.recordCount)
     let through = replica.changes.log.sequence
     sentThrough = max(sentThrough, through)
+    sentVersion = (replica.replicaID, through, replica.changes.log.version(of: replica.state))
     func full() -> SyncMessage {
       SyncMessage(
         household: replica.householdID, sender: replica.replicaID, through: through, since: nil,
@@ -82,10 +98,21 @@ public struct SyncSession: Sendable {
         since: start, recipient: peer.replica, acknowledged: peer.merged,
         state: empty ? nil : delta)
     }
-    if local == replica.replicaID, let start = peer.acknowledged,
-      let changes = replica.changes.log.delta(after: start, for: peer.replica, of: replica.state)
-    {
-      return delta(changes, since: start)
+    if local == replica.replicaID, let start = peer.acknowledged {
+      if let changes = replica.changes.log.delta(
+        after: start, for: peer.replica, of: replica.state)
+      {
+        return delta(changes, since: start)
+      }
+      // The log no longer reaches `start`, but the peer holds at least this replica's state
+      // when it sent a number up to `start`: what this replica has beyond that. It still starts
+      // at `start`, so that a peer told a forged acknowledgment refuses it as it refuses any
+      // delta that starts past what it merged.
+      if let acknowledged = acknowledgedVersion, acknowledged.through <= start {
+        var held = acknowledged.version
+        if let peerHeld { held.merge(peerHeld) }
+        return delta(replica.delta(since: held), since: start)
+      }
     }
     guard let peerHeld else { return full() }
     return delta(replica.delta(since: peerHeld), since: 0)
@@ -112,7 +139,11 @@ public struct SyncSession: Sendable {
     // may have seen less than its earlier self.
     let samePeer = peer?.replica == message.sender
     var progress = samePeer ? peer! : PeerProgress(replica: message.sender)
-    if local != replica.replicaID { progress.acknowledged = nil }
+    // Acknowledgments counted another incarnation's changes of this replica.
+    if local != replica.replicaID {
+      progress.acknowledged = nil
+      acknowledgedVersion = nil
+    }
     // A delta starts at a change this incarnation acknowledged, so it holds everything this
     // replica lacks; one for another incarnation may not.
     let mayMerge = !message.isDelta || message.recipient == replica.replicaID
@@ -161,6 +192,11 @@ public struct SyncSession: Sendable {
         peerHeld = nil
       } else {
         progress.acknowledged = message.acknowledged
+        if let acknowledged = message.acknowledged, let sent = sentVersion,
+          sent.local == replica.replicaID, acknowledged >= sent.through
+        {
+          acknowledgedVersion = (sent.through, sent.version)
+        }
       }
     }
     peer = progress

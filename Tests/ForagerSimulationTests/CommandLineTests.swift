@@ -75,7 +75,8 @@ import Testing
       #expect(run.status == 0)
       for flag in [
         "--seed", "--households", "--devices", "--steps", "--drop", "--duplicate", "--reorder",
-        "--partitions", "--crash-rate", "--clock-skew", "--baseline", "--json", "--scenario",
+        "--partitions", "--log-budget", "--crash-rate", "--clock-skew", "--baseline", "--json",
+        "--scenario",
         "--help",
       ] {
         #expect(run.output.contains(flag), "help lacks \(flag)")

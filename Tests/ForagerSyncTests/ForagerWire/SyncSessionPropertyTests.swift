@@ -35,6 +35,9 @@ struct SyncSessionPropertyTests {
     /// `from` sends `to` its message with the acknowledgment replaced by `value` (modulo one
     /// more than `from`'s last change number plus three): a forged or replayed acknowledgment.
     case forgeAcknowledgment(from: Int, to: Int, value: Int)
+    /// `from` sends `to` its message acknowledging `to`'s last change, as if it had merged
+    /// everything: a forged acknowledgment that `to` takes whenever it has sent that number.
+    case forgeAcknowledgmentOfAll(from: Int, to: Int)
     /// `from` sends `to` its message claiming `ahead` more changes than it has made: a forged
     /// `through` past anything `from` sends in a run. (One that `from`'s next changes reach is
     /// out of reach when the message carrying them is lost: docs/security.md.)
@@ -55,6 +58,8 @@ struct SyncSessionPropertyTests {
       case .shrinkLog(let device): "d\(device): shrink the change log"
       case .forgeAcknowledgment(let from, let to, let value):
         "d\(from) → d\(to) with a forged acknowledgment (\(value))"
+      case .forgeAcknowledgmentOfAll(let from, let to):
+        "d\(from) → d\(to) with a forged acknowledgment of d\(to)'s last change"
       case .forgeThrough(let from, let to, let ahead):
         "d\(from) → d\(to) with a through \(ahead) ahead"
       case .removeAndRestore(let device): "d\(device): lists and plans removed, restored"
@@ -132,6 +137,25 @@ struct SyncSessionPropertyTests {
       steps.insert(
         .forgeThrough(from: from, to: to, ahead: random.int(in: 1_000...1_000_000)),
         at: random.int(in: 0...steps.count))
+    }
+    // Drawn after the others, so that their seeds keep their steps. Not beside a forged
+    // `through`: told one, a receiver cannot refuse a delta that starts past what it merged,
+    // so a delta after a forged acknowledgment of all merges less than the whole state, until
+    // the receiver's acknowledgment of the forged `through`, ignored, brings the whole state
+    // (docs/security.md).
+    let forgesThrough = steps.contains {
+      if case .forgeThrough = $0 { true } else { false }
+    }
+    for _ in 0..<random.int(in: 0...6) {
+      let (from, to) = link(&random)
+      let at = random.int(in: 0...steps.count)
+      if !forgesThrough { steps.insert(.forgeAcknowledgmentOfAll(from: from, to: to), at: at) }
+    }
+    // Tiny logs early, so that acknowledgments, forged ones included, often fall behind what
+    // the log reaches and the peer is sent what it holds beyond its acknowledged state.
+    for _ in 0..<random.int(in: 0...2) {
+      steps.insert(
+        .shrinkLog(device: random.int(in: 0..<devices)), at: random.int(in: 0...steps.count / 4))
     }
     return steps
   }
@@ -247,16 +271,12 @@ struct SyncSessionPropertyTests {
         case .removeAndRestore(let device):
           devices[device].removeAndRestore()
         case .forgeAcknowledgment(let from, let to, let value):
-          let real = devices[from].message(for: to)
           let sequence = devices[to].replica.changes.log.sequence
-          let forged = SyncMessage(
-            household: real.household, sender: real.sender, through: real.through,
-            since: real.since, recipient: real.recipient ?? devices[to].replica.replicaID,
-            acknowledged: UInt64(value) % (sequence + 4), state: real.state)
           network.append(
-            InFlight(
-              from: from, to: to, bytes: forged.encoded(),
-              senderState: devices[from].replica.state))
+            forgedAcknowledgment(UInt64(value) % (sequence + 4), from: from, to: to, &devices))
+        case .forgeAcknowledgmentOfAll(let from, let to):
+          let sequence = devices[to].replica.changes.log.sequence
+          network.append(forgedAcknowledgment(sequence, from: from, to: to, &devices))
         case .forgeThrough(let from, let to, let ahead):
           let real = devices[from].message(for: to)
           let forged = SyncMessage(
@@ -278,6 +298,19 @@ struct SyncSessionPropertyTests {
     } catch {
       return "threw \(error)"
     }
+  }
+
+  /// `from`'s message for `to` with its acknowledgment replaced by `acknowledged`.
+  static func forgedAcknowledgment(
+    _ acknowledged: UInt64, from: Int, to: Int, _ devices: inout [Device]
+  ) -> InFlight {
+    let real = devices[from].message(for: to)
+    let forged = SyncMessage(
+      household: real.household, sender: real.sender, through: real.through,
+      since: real.since, recipient: real.recipient ?? devices[to].replica.replicaID,
+      acknowledged: acknowledged, state: real.state)
+    return InFlight(
+      from: from, to: to, bytes: forged.encoded(), senderState: devices[from].replica.state)
   }
 
   /// Delivers `sent`: what is wrong with what the receiver did, if anything.

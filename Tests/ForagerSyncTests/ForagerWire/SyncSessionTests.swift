@@ -121,8 +121,11 @@ import Testing
 
     for index in 0..<20 { _ = try phone.getOrCreateCategory(displayName: "Aisle \(index)") }
     #expect(phone.changes.log.floor > acknowledged)
+    // The log no longer reaches the tablet's acknowledgment: the tablet is sent what the phone
+    // holds beyond its state when it sent that number, not the whole state (ADR 0042).
     let next = phoneSide.message(from: &phone)
-    #expect(!next.isDelta)
+    #expect(next.isDelta && next.since == acknowledged)
+    #expect(next.state?.categories.count == 20 && next.state?.members.isEmpty == true)
     try tabletSide.receive(next, into: &tablet)
     #expect(tablet.state == phone.state)
   }
@@ -149,7 +152,8 @@ import Testing
     #expect(try phone.restore(removal.id) == 21)
     #expect(phone.changes.log.floor > acknowledged)
     let next = phoneSide.message(from: &phone)
-    #expect(!next.isDelta)
+    #expect(next.isDelta && next.since == acknowledged)
+    #expect(next.state?.items.count == 20 && next.state?.lists.count == 1)
     try tabletSide.receive(next, into: &tablet)
     #expect(tablet.state == phone.state)
   }
@@ -415,6 +419,38 @@ import Testing
       try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
     }
     for round in 0..<8 { #expect(tablet.category(named: "Edit \(round)") != nil, "edit \(round)") }
+    #expect(tablet.state == phone.state)
+  }
+
+  /// A forged acknowledgment of the message the phone just made, which the tablet never got,
+  /// then more writes than the phone's log keeps: the phone sends what it holds beyond its
+  /// state at the forged number (ADR 0042), starting at that number, so the tablet refuses it
+  /// as any delta that starts past what it merged, and then gets the lost edit.
+  @Test func aForgedAcknowledgmentTheLogNoLongerReachesIsRefused() throws {
+    var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone")
+    var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab")
+    var phoneSide = SyncSession()
+    var tabletSide = SyncSession()
+    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    phone.changes.log.minimumBudget = 8
+    _ = try phone.getOrCreateCategory(displayName: "Lost")
+    _ = phoneSide.message(from: &phone)  // lost on the way
+    let honest = tabletSide.message(from: &tablet)
+    let forged = SyncMessage(
+      household: honest.household, sender: honest.sender, through: honest.through,
+      since: honest.since, recipient: honest.recipient,
+      acknowledged: phone.changes.log.sequence, state: honest.state)
+    try phoneSide.receive(forged, into: &phone)
+    #expect(phoneSide.ignoredAcknowledgments == 0)
+    for index in 0..<20 { _ = try phone.getOrCreateCategory(displayName: "Aisle \(index)") }
+
+    let next = phoneSide.message(from: &phone)
+    #expect(next.isDelta && next.state?.categories.count == 20)
+    #expect(throws: HouseholdError.self) { try tabletSide.receive(next, into: &tablet) }
+    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+    #expect(tablet.category(named: "Lost") != nil)
     #expect(tablet.state == phone.state)
   }
 }

@@ -55,6 +55,10 @@ package struct ChangeLog: Sendable {
   private var pendingLimit: Int?
   private var weight = 0
 
+  /// The version of the state at ``sequence``, once read: every session that sends that
+  /// change number shares it.
+  private var versionAtSequence: (sequence: UInt64, version: HouseholdVersion)?
+
   /// The most entries kept: beyond it the two neighbours lightest together are joined.
   package var maximumEntries = 32
   /// The fewest keys the log may keep, however small the state (tests lower it, to reach the
@@ -115,6 +119,20 @@ package struct ChangeLog: Sendable {
     append(
       Entry(through: sequence, origin: origin, delta: entry?.delta, weight: entry?.weight ?? 0),
       budget: budget)
+  }
+
+  /// The version of `state`, the replica's state at ``sequence``: read once per number, then
+  /// shared. (Every change to the state is numbered; and a version only grows, so one read
+  /// earlier never claims more than the state has seen.)
+  ///
+  /// - Complexity: O(maps × replicas) the first time for a number, O(1) after.
+  package mutating func version(of state: HouseholdState) -> HouseholdVersion {
+    if let versionAtSequence, versionAtSequence.sequence == sequence {
+      return versionAtSequence.version
+    }
+    let version = state.version
+    versionAtSequence = (sequence, version)
+    return version
   }
 
   /// Makes the local writes not yet in an entry one, so that a later delta that starts after
