@@ -21,10 +21,11 @@ import SemanticCRDT
 ///
 /// The log is bounded. Its entries hold at most as many keys as a quarter of the state's
 /// records (at least ``minimumBudget``); older ones are dropped and ``floor`` rises past them,
-/// and a peer that has merged less than the floor must be sent the whole state. Local writes
-/// not yet sealed into an entry count too: more of them than the budget are sealed at the
-/// write (or the restore of kept removals) that passes it, and so dropped. A merge that changed nothing is not a change:
-/// otherwise three peers passing one write around would echo it for ever.
+/// and a peer that has merged less than the floor is sent what it lacks beside the state its
+/// session knows it holds (ADR 0042), or the whole state. Local writes not yet sealed into an
+/// entry count too: more of them than the budget are sealed at the write (or the restore of
+/// kept removals) that passes it, and so dropped. A merge that changed nothing is not a
+/// change: otherwise three peers passing one write around would echo it for ever.
 package struct ChangeLog: Sendable {
   /// Consecutive changes, joined.
   struct Entry: Sendable {
