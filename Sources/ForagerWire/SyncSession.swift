@@ -52,16 +52,6 @@ public struct SyncSession: Sendable {
   /// holds at least that still (an incarnation's state only grows), so what this replica has
   /// beyond it is all that incarnation lacks. `nil` until a full state of `peer` is merged.
   private var peerHeld: HouseholdVersion?
-  /// The version of this replica's state when it made its last message, with that message's
-  /// `through` and the incarnation that made it: what the peer holds once it acknowledges that
-  /// number of that incarnation.
-  private var sentVersion: (local: ReplicaID, through: UInt64, version: HouseholdVersion)?
-  /// The version of this replica's state at a number the peer acknowledged (docs/decisions/
-  /// 0042): whichever incarnation of the peer acknowledges that number or a later one holds at
-  /// least that state, whatever the change log has dropped since. `nil` until the peer
-  /// acknowledges the number of the last message made; forgotten when this replica is another
-  /// incarnation, whose numbers are others.
-  private var acknowledgedVersion: (through: UInt64, version: HouseholdVersion)?
 
   /// A session with a peer not heard from yet: its first message is a full state.
   public init() {}
@@ -73,8 +63,8 @@ public struct SyncSession: Sendable {
   /// what this replica holds beyond the last full state of that incarnation's it merged,
   /// starting at change 0. Otherwise the full state. Making it marks the local writes it
   /// carries, so that the next delta after them leaves them out, and notes the last change it
-  /// carries, past which no acknowledgment is taken, and the version of the state it carries;
-  /// the state does not change.
+  /// carries, past which no acknowledgment is taken, and in the change log the version of the
+  /// state it carries; the state does not change.
   ///
   /// - Complexity: O(size of the changes the peer lacks) for a delta from the log; a delta
   ///   beside what the peer held also visits the blocks of 64 writes it held
@@ -84,7 +74,7 @@ public struct SyncSession: Sendable {
     replica.changes.log.seal(recordCount: replica.state.recordCount)
     let through = replica.changes.log.sequence
     sentThrough = max(sentThrough, through)
-    sentVersion = (replica.replicaID, through, replica.changes.log.version(of: replica.state))
+    replica.changes.log.noteSent(replica.state)
     func full() -> SyncMessage {
       SyncMessage(
         household: replica.householdID, sender: replica.replicaID, through: through, since: nil,
@@ -105,11 +95,10 @@ public struct SyncSession: Sendable {
         return delta(changes, since: start)
       }
       // The log no longer reaches `start`, but the peer holds at least this replica's state
-      // when it sent a number up to `start`: what this replica has beyond that. It still starts
-      // at `start`, so that a peer told a forged acknowledgment refuses it as it refuses any
-      // delta that starts past what it merged.
-      if let acknowledged = acknowledgedVersion, acknowledged.through <= start {
-        var held = acknowledged.version
+      // when it sent a number up to `start` (ADR 0042): what this replica has beyond that. It
+      // still starts at `start`, so that a peer told a forged acknowledgment refuses it as it
+      // refuses any delta that starts past what it merged.
+      if var held = replica.changes.log.version(acknowledgedBy: start) {
         if let peerHeld { held.merge(peerHeld) }
         return delta(replica.delta(since: held), since: start)
       }
@@ -139,11 +128,7 @@ public struct SyncSession: Sendable {
     // may have seen less than its earlier self.
     let samePeer = peer?.replica == message.sender
     var progress = samePeer ? peer! : PeerProgress(replica: message.sender)
-    // Acknowledgments counted another incarnation's changes of this replica.
-    if local != replica.replicaID {
-      progress.acknowledged = nil
-      acknowledgedVersion = nil
-    }
+    if local != replica.replicaID { progress.acknowledged = nil }
     // A delta starts at a change this incarnation acknowledged, so it holds everything this
     // replica lacks; one for another incarnation may not.
     let mayMerge = !message.isDelta || message.recipient == replica.replicaID
@@ -192,11 +177,6 @@ public struct SyncSession: Sendable {
         peerHeld = nil
       } else {
         progress.acknowledged = message.acknowledged
-        if let acknowledged = message.acknowledged, let sent = sentVersion,
-          sent.local == replica.replicaID, acknowledged >= sent.through
-        {
-          acknowledgedVersion = (sent.through, sent.version)
-        }
       }
     }
     peer = progress

@@ -62,7 +62,7 @@ import Testing
 
   /// A peer whose acknowledgment the change log no longer reaches is sent what this device
   /// holds beyond its state at that number, not the whole state (ADR 0042). With logs that
-  /// keep at least 16 keys, seed 1 sends 1,029 deltas and 98 full states; with every such
+  /// keep at least 16 keys, seed 1 sends 1,035 deltas and 92 full states; with every such
   /// message a full state, 874 and 253.
   @Test func aPeerBehindTheChangeLogIsSentADelta() {
     var configuration = Self.shortRun(seed: 1, steps: 3_000)

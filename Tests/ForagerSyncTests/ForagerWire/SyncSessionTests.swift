@@ -130,6 +130,37 @@ import Testing
     #expect(tablet.state == phone.state)
   }
 
+  /// The change log keeps the versions of a few of the states messages carried, spaced wider
+  /// going back, and answers for any acknowledgment the version at the greatest kept number
+  /// at or below it: never a state past what the peer acknowledged (ADR 0042).
+  @Test func theLogKeepsAFewVersionsOfWhatMessagesCarried() throws {
+    var (phone, _) = Self.pair()
+    phone.changes.log.maximumSentVersions = 4
+    var sent: [(sequence: UInt64, version: HouseholdVersion)] = []
+    for index in 0..<40 {
+      _ = try phone.getOrCreateCategory(displayName: "Aisle \(index)")
+      phone.changes.log.noteSent(phone.state)
+      phone.changes.log.noteSent(phone.state)  // the same number again keeps one version
+      sent.append((phone.changes.log.sequence, phone.state.version))
+    }
+    var found = Set<UInt64>()
+    for acknowledged in 0...(sent.last!.sequence + 2) {
+      let version = phone.changes.log.version(acknowledgedBy: acknowledged)
+      let match = sent.last { $0.version == version }
+      if version != nil {
+        let number = try #require(match?.sequence, "a version no message carried")
+        #expect(number <= acknowledged, "acknowledged \(acknowledged), version at \(number)")
+        found.insert(number)
+      } else {
+        // The first number kept stays: before it, nothing is known.
+        #expect(acknowledged < sent[0].sequence)
+      }
+    }
+    #expect(found.count == 4)
+    #expect(found.contains(sent.last!.sequence))
+    #expect(found.min()! < sent[sent.count / 2].sequence)
+  }
+
   /// A restore notes its records as local writes made together: held to the budget like
   /// single writes, not left pending past it until the next message.
   @Test func aRestoreIsHeldToTheLogsBudgetToo() throws {

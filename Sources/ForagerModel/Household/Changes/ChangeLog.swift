@@ -56,9 +56,12 @@ package struct ChangeLog: Sendable {
   private var pendingLimit: Int?
   private var weight = 0
 
-  /// The version of the state at ``sequence``, once read: every session that sends that
-  /// change number shares it.
-  private var versionAtSequence: (sequence: UInt64, version: HouseholdVersion)?
+  /// The versions of the state at a few of the numbers messages carried, ascending, spaced
+  /// wider going back: a peer that acknowledged one of them, or a later number, holds at least
+  /// that state (ADR 0042). Shared by every session of the replica.
+  private var sentVersions: [(sequence: UInt64, version: HouseholdVersion)] = []
+  /// The most versions kept in `sentVersions`.
+  package var maximumSentVersions = 8
 
   /// The most entries kept: beyond it the two neighbours lightest together are joined.
   package var maximumEntries = 32
@@ -122,18 +125,30 @@ package struct ChangeLog: Sendable {
       budget: budget)
   }
 
-  /// The version of `state`, the replica's state at ``sequence``: read once per number, then
-  /// shared. (Every change to the state is numbered; and a version only grows, so one read
-  /// earlier never claims more than the state has seen.)
+  /// Notes that a message carries the changes up to ``sequence``: keeps the version of
+  /// `state`, the replica's state at that number, for ``version(acknowledgedBy:)``. Past
+  /// ``maximumSentVersions`` the version whose neighbours are nearest goes, so that the kept
+  /// numbers reach back far with few versions.
   ///
   /// - Complexity: O(maps × replicas) the first time for a number, O(1) after.
-  package mutating func version(of state: HouseholdState) -> HouseholdVersion {
-    if let versionAtSequence, versionAtSequence.sequence == sequence {
-      return versionAtSequence.version
-    }
-    let version = state.version
-    versionAtSequence = (sequence, version)
-    return version
+  package mutating func noteSent(_ state: HouseholdState) {
+    if sentVersions.last?.sequence == sequence { return }
+    sentVersions.append((sequence, state.version))
+    guard sentVersions.count > max(maximumSentVersions, 2) else { return }
+    let nearest = (1..<sentVersions.count - 1).min {
+      sentVersions[$0 + 1].sequence - sentVersions[$0 - 1].sequence
+        < sentVersions[$1 + 1].sequence - sentVersions[$1 - 1].sequence
+    }!
+    sentVersions.remove(at: nearest)
+  }
+
+  /// The version of the state at the greatest number a message carried that is no greater
+  /// than `acknowledged`: what a peer that acknowledged `acknowledged` holds at least (the
+  /// state at a number only grows). `nil` when none is kept.
+  ///
+  /// - Complexity: O(``maximumSentVersions``).
+  package func version(acknowledgedBy acknowledged: UInt64) -> HouseholdVersion? {
+    sentVersions.last { $0.sequence <= acknowledged }?.version
   }
 
   /// Makes the local writes not yet in an entry one, so that a later delta that starts after
