@@ -53,11 +53,7 @@ import Testing
   @Test func aRelaunchedDeviceIsAnsweredWithADelta() {
     var configuration = Self.shortRun(seed: 1, steps: 3_000)
     configuration.crashRate = 0.02
-    let report = Simulation.run(configuration)
-    #expect(report.holds, "\(report.text)")
-    #expect(
-      Double(report.deltas) > 2.5 * Double(report.fullStates),
-      "\(report.deltas) deltas, \(report.fullStates) full states")
+    Self.expectDeltas(outnumberingFullStatesBy: 2.5, in: configuration)
   }
 
   /// A peer whose acknowledgment the change log no longer reaches is sent what this device
@@ -67,10 +63,18 @@ import Testing
   @Test func aPeerBehindTheChangeLogIsSentADelta() {
     var configuration = Self.shortRun(seed: 1, steps: 3_000)
     configuration.changeLogBudget = 16
+    Self.expectDeltas(outnumberingFullStatesBy: 6, in: configuration)
+  }
+
+  /// Runs `configuration`: every invariant must hold, and the deltas sent must outnumber the
+  /// full states by more than `factor`.
+  static func expectDeltas(
+    outnumberingFullStatesBy factor: Double, in configuration: SimulationConfiguration
+  ) {
     let report = Simulation.run(configuration)
     #expect(report.holds, "\(report.text)")
     #expect(
-      Double(report.deltas) > 6 * Double(report.fullStates),
+      Double(report.deltas) > factor * Double(report.fullStates),
       "\(report.deltas) deltas, \(report.fullStates) full states")
   }
 

@@ -426,17 +426,25 @@ import Testing
 
 /// Acknowledgments are claims: one past the sender's last change cannot be true.
 @Suite struct ForgedAcknowledgmentTests {
-  /// The tablet's message is forged to acknowledge the phone's changes far past the last one
-  /// the phone made. The phone ignores it (and counts it), so its later deltas still start at
-  /// what the tablet really merged, and the tablet gets every edit. On df69d73 the phone's
-  /// deltas started after the forged number: the edits in between never reached the tablet.
-  @Test func anAcknowledgmentPastTheSendersLastChangeIsIgnored() throws {
+  /// A phone and a tablet whose sessions have exchanged one message each way.
+  static func acquainted() throws -> (
+    HouseholdReplica, HouseholdReplica, SyncSession, SyncSession
+  ) {
     var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone")
     var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab")
     var phoneSide = SyncSession()
     var tabletSide = SyncSession()
     try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
     try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    return (phone, tablet, phoneSide, tabletSide)
+  }
+
+  /// The tablet's message is forged to acknowledge the phone's changes far past the last one
+  /// the phone made. The phone ignores it (and counts it), so its later deltas still start at
+  /// what the tablet really merged, and the tablet gets every edit. On df69d73 the phone's
+  /// deltas started after the forged number: the edits in between never reached the tablet.
+  @Test func anAcknowledgmentPastTheSendersLastChangeIsIgnored() throws {
+    var (phone, tablet, phoneSide, tabletSide) = try Self.acquainted()
     let honest = tabletSide.message(from: &tablet)
     let forged = SyncMessage(
       household: honest.household, sender: honest.sender, through: honest.through,
@@ -458,12 +466,7 @@ import Testing
   /// state at the forged number (ADR 0042), starting at that number, so the tablet refuses it
   /// as any delta that starts past what it merged, and then gets the lost edit.
   @Test func aForgedAcknowledgmentTheLogNoLongerReachesIsRefused() throws {
-    var phone = HouseholdReplica.create(owner: MemberID(), ownerName: "Sam", replica: "phone")
-    var tablet = HouseholdReplica(joining: phone.householdID, member: MemberID(), replica: "tab")
-    var phoneSide = SyncSession()
-    var tabletSide = SyncSession()
-    try tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
-    try phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    var (phone, tablet, phoneSide, tabletSide) = try Self.acquainted()
     phone.changes.log.minimumBudget = 8
     _ = try phone.getOrCreateCategory(displayName: "Lost")
     _ = phoneSide.message(from: &phone)  // lost on the way
