@@ -273,20 +273,12 @@ struct SyncSessionPropertyTests {
         case .forgeAcknowledgment(let from, let to, let value):
           let sequence = devices[to].replica.changes.log.sequence
           network.append(
-            forgedAcknowledgment(UInt64(value) % (sequence + 4), from: from, to: to, &devices))
+            forged(from: from, to: to, &devices, acknowledging: UInt64(value) % (sequence + 4)))
         case .forgeAcknowledgmentOfAll(let from, let to):
           let sequence = devices[to].replica.changes.log.sequence
-          network.append(forgedAcknowledgment(sequence, from: from, to: to, &devices))
+          network.append(forged(from: from, to: to, &devices, acknowledging: sequence))
         case .forgeThrough(let from, let to, let ahead):
-          let real = devices[from].message(for: to)
-          let forged = SyncMessage(
-            household: real.household, sender: real.sender,
-            through: real.through + UInt64(ahead), since: real.since, recipient: real.recipient,
-            acknowledged: real.acknowledged, state: real.state)
-          network.append(
-            InFlight(
-              from: from, to: to, bytes: forged.encoded(),
-              senderState: devices[from].replica.state))
+          network.append(forged(from: from, to: to, &devices, throughAhead: UInt64(ahead)))
         }
         for device in devices {
           if let violation = device.replica.changes.log.budgetViolation {
@@ -300,15 +292,19 @@ struct SyncSessionPropertyTests {
     }
   }
 
-  /// `from`'s message for `to` with its acknowledgment replaced by `acknowledged`.
-  static func forgedAcknowledgment(
-    _ acknowledged: UInt64, from: Int, to: Int, _ devices: inout [Device]
+  /// `from`'s message for `to`, forged: its acknowledgment replaced by `acknowledged` (and
+  /// addressed to `to`, as an acknowledgment must be), and its `through` raised by `ahead`.
+  static func forged(
+    from: Int, to: Int, _ devices: inout [Device], acknowledging acknowledged: UInt64? = nil,
+    throughAhead ahead: UInt64 = 0
   ) -> InFlight {
     let real = devices[from].message(for: to)
     let forged = SyncMessage(
-      household: real.household, sender: real.sender, through: real.through,
-      since: real.since, recipient: real.recipient ?? devices[to].replica.replicaID,
-      acknowledged: acknowledged, state: real.state)
+      household: real.household, sender: real.sender, through: real.through + ahead,
+      since: real.since,
+      recipient: acknowledged == nil
+        ? real.recipient : real.recipient ?? devices[to].replica.replicaID,
+      acknowledged: acknowledged ?? real.acknowledged, state: real.state)
     return InFlight(
       from: from, to: to, bytes: forged.encoded(), senderState: devices[from].replica.state)
   }

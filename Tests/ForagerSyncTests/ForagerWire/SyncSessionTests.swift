@@ -108,8 +108,9 @@ import Testing
 
   /// A device that writes while no message goes out (offline for long) holds its writes to the
   /// log's budget like any other change: past it they are dropped and the floor rises, so the
-  /// next message is the whole state, and the log does not hold a second copy of every key the
-  /// device wrote. Before, they waited unbounded for a message to seal them.
+  /// log does not hold a second copy of every key the device wrote, and the next message is
+  /// what the device holds beyond the state the peer acknowledged (ADR 0042). Before, they
+  /// waited unbounded for a message to seal them.
   @Test func writesNoMessageSealedAreHeldToTheLogsBudget() throws {
     var (phone, tablet) = Self.pair()
     var phoneSide = SyncSession()
