@@ -61,6 +61,8 @@ import Testing
       (["--clock-skew", "soon"], "--clock-skew takes a duration such as"),
       (["--storage", "tape"], "--storage takes one of memory, files, not \"tape\""),
       (["--transport", "pigeon"], "--transport takes one of messages, folder, not \"pigeon\""),
+      (["--log-budget", "0"], "--log-budget must be at least 1"),
+      (["--log-budget", "-3"], "--log-budget takes a whole number from 0"),
     ])
     func badArgumentsExitTwoWithAMessage(arguments: [String], message: String) throws {
       let run = try Self.run(arguments)
