@@ -127,6 +127,7 @@ extension SimulationReport {
     writer.field("duplicate", "\(c.duplicateRate)")
     writer.field("hostile", "\(c.hostileRate)")
     writer.field("households", c.households)
+    if let budget = c.changeLogBudget { writer.field("log_budget", budget) }
     writer.field("partitions", c.partitions)
     writer.field("reorder", "\(c.reorderRate)")
     writer.field("scenario", c.scenario.rawValue)

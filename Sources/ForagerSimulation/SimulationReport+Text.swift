@@ -12,6 +12,9 @@ extension SimulationReport {
     lines.append(
       "  network: drop \(c.dropRate), duplicate \(c.duplicateRate), reorder \(c.reorderRate), \(c.partitions) partitions; crash rate \(c.crashRate), amnesia \(c.amnesiaRate); clock skew up to \(Self.duration(c.clockSkewMilliseconds))"
     )
+    if let budget = c.changeLogBudget {
+      lines.append("  change logs: at least \(budget) keys each (the library keeps 1024)")
+    }
     if c.transport != .messages || c.storage != .memory || c.hostileRate > 0 {
       lines.append(
         "  transport: \(c.transport.rawValue); storage: \(c.storage.rawValue); hostile peer: \(c.hostileRate) per step"

@@ -66,6 +66,22 @@ import Testing
     Self.expectDeltas(outnumberingFullStatesBy: 6, in: configuration)
   }
 
+  /// A run's report names every option it ran with, the log budget too, so that it can be run
+  /// again from the report; a run without one reports as before.
+  @Test func theReportNamesTheLogBudget() throws {
+    var configuration = Self.shortRun(seed: 1, steps: 50)
+    let plain = Simulation.run(configuration)
+    configuration.changeLogBudget = 16
+    let report = Simulation.run(configuration)
+    #expect(report.text.contains("  change logs: at least 16 keys each"))
+    #expect(!plain.text.contains("change logs"))
+    let object = try JSONSerialization.jsonObject(with: Data(report.json)) as? [String: Any]
+    let plainObject = try JSONSerialization.jsonObject(with: Data(plain.json)) as? [String: Any]
+    let named = object?["configuration"] as? [String: Any]
+    #expect(named?["log_budget"] as? Int == 16)
+    #expect((plainObject?["configuration"] as? [String: Any])?["log_budget"] == nil)
+  }
+
   /// Runs `configuration`: every invariant must hold, and the deltas sent must outnumber the
   /// full states by more than `factor`.
   static func expectDeltas(
