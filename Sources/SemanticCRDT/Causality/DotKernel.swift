@@ -73,6 +73,24 @@ package struct DotKernel<Key: Hashable, Value> {
     if index == nil { index = LiveDotIndex(entries) }
   }
 
+  /// The indices of `entries` in one of `parts` near-equal parts, in storage order; together
+  /// the parts hold every index once. For a caller that reads one part on each of several
+  /// cores.
+  ///
+  /// - Precondition: `parts >= 1` and `0 <= part < parts`.
+  /// - Complexity: O(*n* / `parts`) to find the part's bounds.
+  @inlinable
+  package func indices(ofPart part: Int, of parts: Int) -> DefaultIndices<[Key: DotSiblings<Value>]>
+  {
+    precondition(parts >= 1 && (0..<parts).contains(part), "part \(part) of \(parts)")
+    // A dictionary's indices advance one at a time, so the whole map (one part, or the last)
+    // ends at `endIndex` without a walk, and a part's end is found from its start.
+    let (first, next) = (entries.count * part / parts, entries.count * (part + 1) / parts)
+    let start = entries.index(entries.startIndex, offsetBy: first)
+    let end = part == parts - 1 ? entries.endIndex : entries.index(start, offsetBy: next - first)
+    return entries.indices[start..<end]
+  }
+
   // MARK: Mutations (each returns its delta)
 
   /// Replaces every live dot of `key` with one new dot of `replica` carrying `value`.

@@ -111,16 +111,46 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
     }
   }
 
-  /// Calls `body` with each of `keys` and its value, or with every present key and its value
-  /// when `keys` is `nil` (reading each in place, without a lookup). Each of `keys` must be
-  /// present.
+  /// ``mergedValue(of:)`` in a box: the stored one for a single write, which costs no copy.
   @inlinable
-  package func forEachValue(of keys: [Key]?, _ body: (Key, Value) -> Void) {
+  static func mergedBox(of siblings: DotSiblings<Boxed<Value>>) -> Boxed<Value> {
+    switch siblings {
+    case .one(_, let boxed): boxed
+    case .many: Boxed(mergedValue(of: siblings))
+    }
+  }
+
+  /// Calls `body` with each of `keys` and its value, or, when `keys` is `nil`, with every key
+  /// of one of `parts` near-equal parts of the map (the whole map by default; the parts of
+  /// ``greatestTimestamp(inPart:of:)``, for a caller that reads one on each of several cores)
+  /// and its value, without a lookup. Each of `keys` must be present. A value is lent to `body`
+  /// from its box rather than copied out, which would retain every string the record holds: a
+  /// check that reads a part of every record copies none.
+  ///
+  /// - Precondition: `parts >= 1` and `0 <= part < parts`.
+  /// - Complexity: O(*k*) for *k* keys, or O(*n* / `parts`).
+  @inlinable
+  package func forEachValue(
+    of keys: [Key]?, inPart part: Int = 0, of parts: Int = 1, _ body: (Key, Value) -> Void
+  ) {
     guard let keys else {
-      for (key, siblings) in kernel.entries { body(key, Self.mergedValue(of: siblings)) }
+      let entries = kernel.entries
+      // By index, reading each value in place: a for-in loop would copy every record.
+      for index in kernel.indices(ofPart: part, of: parts) {
+        Self.lend(entries.values[index]) { body(entries.keys[index], $0) }
+      }
       return
     }
-    for key in keys { body(key, self[key]!) }
+    for key in keys { Self.lend(kernel.entries[key]!) { body(key, $0) } }
+  }
+
+  /// Calls `body` with the merge of `siblings`: for one write, the value in its box.
+  @inlinable
+  static func lend(_ siblings: DotSiblings<Boxed<Value>>, to body: (Value) -> Void) {
+    switch siblings {
+    case .one(_, let boxed): body(boxed.value)
+    case .many: body(mergedValue(of: siblings))
+    }
   }
 
   /// Whether `key` is present.
@@ -302,10 +332,12 @@ extension ORMap: Mergeable {
     /// Whether the map merged in holds the key. A key it does not hold changes only by losing
     /// writes the other map has seen and no longer holds.
     @usableFromInline package let otherHoldsKey: Bool
-    /// The key's value before the merge, `nil` where it was absent.
-    @usableFromInline package let before: Value?
-    /// The key's value after the merge, `nil` where it is absent.
-    @usableFromInline package let after: Value?
+    /// The key's value before the merge, `nil` where it was absent: the box the map stores it
+    /// in, so that a reader reads the parts it needs in place (`change.before?.value.part`)
+    /// rather than copying the record; a new box only for a key with concurrent writes.
+    @usableFromInline package let before: Boxed<Value>?
+    /// The key's value after the merge, `nil` where it is absent, boxed like ``before``.
+    @usableFromInline package let after: Boxed<Value>?
 
     @inlinable
     init(
@@ -315,8 +347,8 @@ extension ORMap: Mergeable {
       self.writesBefore = writesBefore
       self.writesAfter = writesAfter
       self.otherHoldsKey = otherHoldsKey
-      before = writesBefore.map { mergedValue(of: $0) }
-      after = writesAfter.map { mergedValue(of: $0) }
+      before = writesBefore.map { mergedBox(of: $0) }
+      after = writesAfter.map { mergedBox(of: $0) }
     }
 
     /// Whether the merge changed the key's writes. A merge reports a key whose writes it
@@ -367,17 +399,10 @@ extension ORMap: HybridTimestamped where Value: HybridTimestamped {
   /// - Complexity: O(*n* / `parts`) over the part's stored values.
   @inlinable
   public func greatestTimestamp(inPart part: Int, of parts: Int) -> HybridTimestamp? {
-    precondition(parts >= 1 && (0..<parts).contains(part), "part \(part) of \(parts)")
     let values = kernel.entries.values
-    // A dictionary's indices advance one at a time, so the whole map (one part, or the last)
-    // ends at `endIndex` without a walk, and a part's end is found from its start.
-    let (first, next) = (values.count * part / parts, values.count * (part + 1) / parts)
-    let start = values.index(values.startIndex, offsetBy: first)
-    let end =
-      part == parts - 1 ? values.endIndex : values.index(start, offsetBy: next - first)
     var greatest: HybridTimestamp?
     // By index, reading each value in place: a for-in loop would copy every record.
-    for index in values[start..<end].indices {
+    for index in kernel.indices(ofPart: part, of: parts) {
       if let stamp = values[index].greatestTimestamp() { greatest.raise(to: stamp) }
     }
     return greatest

@@ -108,7 +108,7 @@ public struct HouseholdChange: Hashable, Sendable {
     _ key: Key, _ change: ORMap<Key, Value>.Change
   ) {
     if !change.wasAbsent, !change.isAbsent, let before = change.before, let after = change.after,
-      before.showsSame(as: after)
+      before.value.showsSame(as: after.value)
     {
       return
     }

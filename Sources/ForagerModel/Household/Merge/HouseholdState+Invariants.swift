@@ -63,22 +63,13 @@ extension HouseholdState {
     cores: Cores = .one, categoriesInHalvesAbove: Int = categoriesCheckedInHalvesAbove
   ) -> [String] {
     // Every record, as if a merge had changed them all.
-    var everything = KeysToRecheck()
-    everything.categories = Array(categories.keys)
-    everything.ingredients = Array(ingredients.keys)
-    everything.items = Array(items.keys)
-    everything.meals = Array(meals.keys)
-    everything.referencesMayDangle = true
-    guard cores == .two, everything.categories.count >= 2 * categoriesInHalvesAbove
-    else {
+    let everything = KeysToRecheck.everything
+    guard cores == .two, categories.count >= 2 * categoriesInHalvesAbove else {
       return modelViolations(after: everything)
     }
-    let all = everything.categories
-    everything.categories = Array(all[..<(all.count / 2)])
-    let secondHalf = Array(all[(all.count / 2)...])
-    let (first, second) = concurrently({ modelViolationsAndNames(after: everything) }) {
-      [self] in categoryViolations(of: secondHalf)
-    }
+    let (first, second) = concurrently({
+      modelViolationsAndNames(after: everything, categoriesInPart: 0, of: 2)
+    }) { [self] in categoryViolations(of: nil, inPart: 1, of: 2) }
     var problems = first.problems + second.problems
     for (named, key) in second.names.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
       if let other = first.names[named] {
@@ -102,6 +93,16 @@ package struct KeysToRecheck {
   var meals: [SlotKey] = []
   /// Whether the merge removed a template: an item it did not touch may now name nothing.
   var referencesMayDangle = false
+  /// Whether every record is to be checked, whatever the lists above hold: a decoded state.
+  private(set) var coversEverything = false
+
+  /// Every record of a state, as if a merge had changed them all.
+  static let everything = KeysToRecheck(referencesMayDangle: true, coversEverything: true)
+
+  /// The keys of one kind to check: `nil` for every key of that kind.
+  func keys<Key>(_ keys: KeyPath<KeysToRecheck, [Key]>) -> [Key]? {
+    coversEverything ? nil : self[keyPath: keys]
+  }
 
   /// Notes a key the merge changed, unless what the invariants read of its record (its key,
   /// name and references) is as it was before: `differ` compares that. A removal is not noted:
@@ -111,7 +112,7 @@ package struct KeysToRecheck {
     in keys: WritableKeyPath<KeysToRecheck, [Key]>, differ: (Value, Value) -> Bool
   ) {
     guard let after = change.after else { return }
-    if let before = change.before, !differ(before, after) { return }
+    if let before = change.before, !differ(before.value, after.value) { return }
     self[keyPath: keys].append(key)
   }
 
@@ -132,21 +133,21 @@ extension HouseholdState {
     modelViolationsAndNames(after: changes).problems
   }
 
-  /// The problems of the categories `keys`, and the categories among them whose names
-  /// normalize to a key other than their own, by that key. One named by its own key needs no
-  /// entry: another category named so is caught by its own check, as that key is present. So
-  /// a sound household, where every category is named by its key, builds no table here
-  /// (loading a file runs this check over every record).
-  func categoryViolations(of keys: [CategoryKey]) -> (
+  /// The problems of the categories `keys` (of every category of one of `parts` parts of the
+  /// map when `keys` is `nil`), and the categories among them whose names normalize to a key
+  /// other than their own, by that key. One named by its own key needs no entry: another
+  /// category named so is caught by its own check, as that key is present. So a sound
+  /// household, where every category is named by its key, builds no table here (loading a file
+  /// runs this check over every record).
+  func categoryViolations(of keys: [CategoryKey]?, inPart part: Int = 0, of parts: Int = 1) -> (
     problems: [String], names: [CategoryKey: CategoryKey]
   ) {
     var problems: [String] = []
     var categoryNames: [CategoryKey: CategoryKey] = [:]
-    for key in keys {
-      let category = categories[key]!
+    categories.forEachValue(of: keys, inPart: part, of: parts) { key, category in
       if category.key != key { problems.append("category \(category.key) stored under \(key)") }
       let named = CategoryKey(normalizing: category.displayName, version: normalizerVersion)
-      guard named != key else { continue }
+      guard named != key else { return }
       if let other = categories.contains(named)
         ? named : categoryNames.updateValue(key, forKey: named)
       {
@@ -156,21 +157,22 @@ extension HouseholdState {
     return (problems, categoryNames)
   }
 
-  /// ``modelViolations(after:)``, with the table of ``categoryViolations(of:)``.
-  func modelViolationsAndNames(after changes: KeysToRecheck) -> (
-    problems: [String], names: [CategoryKey: CategoryKey]
-  ) {
-    let categoriesChecked = categoryViolations(of: changes.categories)
+  /// ``modelViolations(after:)``, with the table of ``categoryViolations(of:inPart:of:)``, of
+  /// one of `parts` parts of the categories when `changes` covers everything.
+  func modelViolationsAndNames(
+    after changes: KeysToRecheck, categoriesInPart part: Int = 0, of parts: Int = 1
+  ) -> (problems: [String], names: [CategoryKey: CategoryKey]) {
+    let categoriesChecked = categoryViolations(
+      of: changes.keys(\.categories), inPart: part, of: parts)
     var problems = categoriesChecked.problems
-    for key in changes.ingredients {
-      let template = ingredients[key]!
+    ingredients.forEachValue(of: changes.keys(\.ingredients)) { key, template in
       if template.key != key { problems.append("template \(template.key) stored under \(key)") }
       if !key.isCanonical(version: normalizerVersion) {
         problems.append("template key \(key) is not its own canonical name")
       }
     }
-    for slot in changes.meals where meals[slot]!.slot != slot {
-      problems.append("planned meal \(meals[slot]!.slot) stored under \(slot)")
+    meals.forEachValue(of: changes.keys(\.meals)) { slot, meal in
+      if meal.slot != slot { problems.append("planned meal \(meal.slot) stored under \(slot)") }
     }
     // Items' templates: of every item when a template was removed.
     items.forEachValue(of: changes.referencesMayDangle ? nil : changes.items) { id, item in

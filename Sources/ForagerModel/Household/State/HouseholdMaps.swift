@@ -225,8 +225,8 @@ extension PlannedMeal: MappedRecord {
     _ key: Key, _ change: ORMap<Key, Self>.Change, in report: inout MergeReport
   ) {
     report.count(change)
-    if change.after?.assignment.isConflicted == true
-      && change.before?.assignment.isConflicted != true
+    if change.after?.value.assignment.isConflicted == true
+      && change.before?.value.assignment.isConflicted != true
     {
       report.newConflicts.append(key)
     }
