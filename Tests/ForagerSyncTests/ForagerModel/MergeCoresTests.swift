@@ -67,12 +67,43 @@ extension MergeCoresTests {
     }
     replica = HouseholdReplica(state: forged, member: replica.member, clock: replica.clock)
     let one = replica.state.modelViolations()
-    let two = replica.state.modelViolations(cores: .two, categoriesInHalvesAbove: 2)
+    let two = replica.state.modelViolations(cores: .two, recordsInHalvesAbove: 2)
     #expect(one.count == 15, "8 records stored under other keys, 7 collisions: \(one)")
     #expect(two.count == one.count)
     #expect(
       Set(two.filter { $0.contains("stored under") })
         == Set(one.filter { $0.contains("stored under") }))
     #expect(two.filter { $0.contains("both have the semantic key category 7") }.count == 7)
+  }
+}
+
+extension MergeCoresTests {
+  /// Each kind of record is checked in halves on two cores: templates under keys that are not
+  /// their canonical names and items naming templates that do not exist are found wherever
+  /// they sit in the maps' storage, as one core finds them.
+  @Test func twoCoresCheckEveryKindOfRecordInHalves() throws {
+    var replica = try Self.large(0)
+    let list = try replica.createWeeklyList(name: "Week").id
+    // Names without digits, which the pipeline drops: "herb qaax", "herb qbax", …
+    let letter = { (index: Int) in Character(UnicodeScalar(UInt8(97 + index % 26))) }
+    let names = (0..<40).map { "herb q\(letter($0))\(letter($0 / 26))x" }
+    for name in names { _ = try replica.addItem(name, to: list) }
+    var forged = replica.state
+    // Ten templates whose keys are not canonical, and the items of ten others left dangling.
+    for index in 0..<10 {
+      let template = try #require(
+        forged.ingredients[IngredientKey(normalizing: names[index])])
+      _ = forged.ingredients.set(
+        IngredientKey(rawValue: "2 cups \(names[index])"), to: template, by: "forger")
+      forged.ingredients.remove(IngredientKey(normalizing: names[index + 10]))
+    }
+    replica = HouseholdReplica(state: forged, member: replica.member, clock: replica.clock)
+    let one = replica.state.modelViolations()
+    let two = replica.state.modelViolations(cores: .two, recordsInHalvesAbove: 2)
+    #expect(one.filter { $0.contains("is not its own canonical name") }.count == 10)
+    #expect(one.filter { $0.contains("which does not exist") }.count == 10)
+    #expect(one.count == 30, "and 10 templates stored under other keys: \(one)")
+    #expect(Set(two) == Set(one))
+    #expect(two.count == one.count)
   }
 }

@@ -53,23 +53,25 @@ extension HouseholdState {
   /// check there: decoding refuses a broken map, and the join of sound maps is sound.
   ///
   /// - Parameters:
-  ///   - cores: ``SemanticCRDTJSON/Cores/two`` checks half the categories (whose names it
-  ///     normalizes, the most of the work) on a second core; only a caller that owns both
-  ///     cores (opening a file) passes it.
-  ///   - categoriesInHalvesAbove: The fewest categories a half for two cores to be used.
+  ///   - cores: ``SemanticCRDTJSON/Cores/two`` checks half of each kind of record on a second
+  ///     core (normalizing names and keys is the most of the work, and a household may hold
+  ///     more of one kind than another); only a caller that owns both cores (opening a file)
+  ///     passes it.
+  ///   - recordsInHalvesAbove: The fewest records a half for two cores to be used.
   /// - Complexity: O(*n*) over all records, normalizing each category's name and each
   ///   template's key.
   package func modelViolations(
-    cores: Cores = .one, categoriesInHalvesAbove: Int = categoriesCheckedInHalvesAbove
+    cores: Cores = .one, recordsInHalvesAbove: Int = recordsCheckedInHalvesAbove
   ) -> [String] {
     // Every record, as if a merge had changed them all.
     let everything = KeysToRecheck.everything
-    guard cores == .two, categories.count >= 2 * categoriesInHalvesAbove else {
+    let records = categories.count + ingredients.count + items.count + meals.count
+    guard cores == .two, records >= 2 * recordsInHalvesAbove else {
       return modelViolations(after: everything)
     }
     let (first, second) = concurrently({
-      modelViolationsAndNames(after: everything, categoriesInPart: 0, of: 2)
-    }) { [self] in categoryViolations(of: nil, inPart: 1, of: 2) }
+      modelViolationsAndNames(after: everything, inPart: 0, of: 2)
+    }) { [self] in modelViolationsAndNames(after: everything, inPart: 1, of: 2) }
     var problems = first.problems + second.problems
     for (named, key) in second.names.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
       if let other = first.names[named] {
@@ -79,8 +81,8 @@ extension HouseholdState {
     return problems
   }
 
-  /// Below this many categories a half, one core checks them all: a thread costs more.
-  package static let categoriesCheckedInHalvesAbove = 10_000
+  /// Below this many records a half, one core checks them all: a thread costs more.
+  package static let recordsCheckedInHalvesAbove = 10_000
 }
 
 /// The keys whose records a merge changed: what the model's invariants must be checked for
@@ -157,25 +159,29 @@ extension HouseholdState {
     return (problems, categoryNames)
   }
 
-  /// ``modelViolations(after:)``, with the table of ``categoryViolations(of:inPart:of:)``, of
-  /// one of `parts` parts of the categories when `changes` covers everything.
+  /// ``modelViolations(after:)``, with the table of ``categoryViolations(of:inPart:of:)``: of
+  /// one of `parts` parts of each kind of record, for a check of everything on several cores
+  /// (`parts` is 1 for any other check).
   func modelViolationsAndNames(
-    after changes: KeysToRecheck, categoriesInPart part: Int = 0, of parts: Int = 1
+    after changes: KeysToRecheck, inPart part: Int = 0, of parts: Int = 1
   ) -> (problems: [String], names: [CategoryKey: CategoryKey]) {
     let categoriesChecked = categoryViolations(
       of: changes.keys(\.categories), inPart: part, of: parts)
     var problems = categoriesChecked.problems
-    ingredients.forEachValue(of: changes.keys(\.ingredients)) { key, template in
+    ingredients.forEachValue(of: changes.keys(\.ingredients), inPart: part, of: parts) {
+      key, template in
       if template.key != key { problems.append("template \(template.key) stored under \(key)") }
       if !key.isCanonical(version: normalizerVersion) {
         problems.append("template key \(key) is not its own canonical name")
       }
     }
-    meals.forEachValue(of: changes.keys(\.meals)) { slot, meal in
+    meals.forEachValue(of: changes.keys(\.meals), inPart: part, of: parts) { slot, meal in
       if meal.slot != slot { problems.append("planned meal \(meal.slot) stored under \(slot)") }
     }
     // Items' templates: of every item when a template was removed.
-    items.forEachValue(of: changes.referencesMayDangle ? nil : changes.items) { id, item in
+    items.forEachValue(
+      of: changes.referencesMayDangle ? nil : changes.items, inPart: part, of: parts
+    ) { id, item in
       if !ingredients.contains(item.templateKey) {
         problems.append("item \(id) names template \(item.templateKey), which does not exist")
       }
