@@ -90,7 +90,10 @@ struct IngredientPipeline {
   private func pass(_ text: String) -> String {
     let folded = foldedText(text)
     var phrase = removingAsides(folded)
-    if let comma = phrase.firstIndex(of: ",") { phrase = String(phrase[..<comma]) }
+    // A comma needs its byte: asking the bytes first spares most names a walk by Character.
+    if phrase.utf8.contains(0x2C), let comma = phrase.firstIndex(of: ",") {
+      phrase = String(phrase[..<comma])
+    }
     var words = droppingFillers(tokens(of: phrase))
     words = droppingQuantities(words)
     words = droppingDescriptors(words)
@@ -125,7 +128,10 @@ struct IngredientPipeline {
     let isLetterOrSpace = { (byte: UInt8) in
       byte == 0x20 || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
-    if text.utf8.allSatisfy(isLetterOrSpace) { return text.split(separator: " ").map(String.init) }
+    // Split by byte: in such text every Character is one byte.
+    if text.utf8.allSatisfy(isLetterOrSpace) {
+      return text.utf8.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
+    }
     return untrimmedTokens(of: text).map(trimmedPunctuation).filter { !$0.isEmpty }
   }
 
