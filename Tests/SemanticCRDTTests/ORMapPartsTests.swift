@@ -38,10 +38,17 @@ struct ORMapPartsTests {
     #expect(seen["key 0"] == 101, "the join of both devices' writes")
   }
 
-  @Test func namedKeysAreVisitedWithTheirValues() {
+  @Test(arguments: [1, 2, 3, 5, 13])
+  func namedKeysAreVisitedInPartsWithTheirValues(parts: Int) {
     let map = Self.map()
-    var seen: [String: UInt64] = [:]
-    map.forEachValue(of: ["key 2", "key 9"]) { key, counter in seen[key] = counter.value }
-    #expect(seen == ["key 2": 103, "key 9": 10])
+    let keys = ["key 2", "key 9", "key 0", "key 11", "key 5"]
+    var seen: [String] = []
+    for part in 0..<parts {
+      map.forEachValue(of: keys, inPart: part, of: parts) { key, counter in
+        seen.append(key)
+        #expect(counter.value == map[key]?.value, "\(key)")
+      }
+    }
+    #expect(seen == keys, "each named key once, in the order named")
   }
 }

@@ -120,15 +120,15 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
     }
   }
 
-  /// Calls `body` with each of `keys` and its value, or, when `keys` is `nil`, with every key
-  /// of one of `parts` near-equal parts of the map (the whole map by default; the parts of
-  /// ``greatestTimestamp(inPart:of:)``, for a caller that reads one on each of several cores)
-  /// and its value, without a lookup. Each of `keys` must be present. A value is lent to `body`
+  /// Calls `body` with each key of one of `parts` near-equal parts of `keys`, or of the map
+  /// when `keys` is `nil` (the parts of ``greatestTimestamp(inPart:of:)``, read without a
+  /// lookup), and its value: the whole by default, a part for a caller that reads one on each
+  /// of several cores. Each of `keys` must be present. A value is lent to `body`
   /// from its box rather than copied out, which would retain every string the record holds: a
   /// check that reads a part of every record copies none.
   ///
   /// - Precondition: `parts >= 1` and `0 <= part < parts`.
-  /// - Complexity: O(*k*) for *k* keys, or O(*n* / `parts`).
+  /// - Complexity: O(*k* / `parts`) for *k* keys, or O(*n* / `parts`).
   @inlinable
   package func forEachValue(
     of keys: [Key]?, inPart part: Int = 0, of parts: Int = 1, _ body: (Key, Value) -> Void
@@ -141,7 +141,9 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
       }
       return
     }
-    for key in keys { Self.lend(kernel.entries[key]!) { body(key, $0) } }
+    precondition(parts >= 1 && (0..<parts).contains(part), "part \(part) of \(parts)")
+    let part = keys.count * part / parts..<keys.count * (part + 1) / parts
+    for key in keys[part] { Self.lend(kernel.entries[key]!) { body(key, $0) } }
   }
 
   /// Calls `body` with the merge of `siblings`: for one write, the value in its box.

@@ -107,3 +107,30 @@ extension MergeCoresTests {
     #expect(two.count == one.count)
   }
 }
+
+extension MergeCoresTests {
+  /// A merge that changes many records checks them on two cores as the policy allows, and
+  /// refuses a forged record as a merge on one core does, leaving the state as it was.
+  @Test(arguments: [Cores.one, .two])
+  func aMergeOfManyRecordsRefusesAForgedOneOnEitherCount(cores: Cores) throws {
+    var receiver = try Self.large(0)
+    var tablet = HouseholdReplica(
+      state: receiver.state, member: receiver.member,
+      clock: HybridClock(replica: "tablet", wallClock: .fixed(Self.now)))
+    for index in 0..<20_000 { try tablet.getOrCreateCategory(displayName: "Category \(index)") }
+    var forged = tablet.state
+    let produce = try #require(forged.categories[CategoryKey(normalizing: "Category 7")])
+    _ = forged.categories.set(CategoryKey(rawValue: "not its key"), to: produce, by: "tablet")
+    let before = receiver.state
+    #expect {
+      try receiver.merge(forged, policy: MergePolicy(checkingCores: cores))
+    } throws: { error in
+      guard case .unsoundMerge(let problems) = error as? HouseholdError else { return false }
+      return Set(problems) == [
+        "category category 7 stored under not its key",
+        "categories category 7 and not its key both have the semantic key category 7",
+      ]
+    }
+    #expect(receiver.state == before)
+  }
+}

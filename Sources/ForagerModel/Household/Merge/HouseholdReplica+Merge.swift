@@ -74,7 +74,7 @@ extension HouseholdReplica {
     let observed = try clockObserving(
       remote, greatestTimestamp: greatestTimestamp, cores: policy.checkingCores)
     var merge = try mergeInPlace(remote, policy: policy)
-    let problems = state.modelViolations(after: merge.recheck)
+    let problems = state.modelViolations(after: merge.recheck, cores: policy.checkingCores)
     if !problems.isEmpty {
       merge.undo.apply(to: &state)
       // A state saved by an older build may carry problems of its own: only those the merge

@@ -49,14 +49,13 @@ extension HouseholdState {
   }
 
   /// The model's own invariants (``invariantViolations()`` without the maps' structural
-  /// checks): what a merge or a decoded file must be checked for. The maps' structure needs no
-  /// check there: decoding refuses a broken map, and the join of sound maps is sound.
+  /// checks): what a decoded file must be checked for. The maps' structure needs no check
+  /// there: decoding refuses a broken map.
   ///
   /// - Parameters:
   ///   - cores: ``SemanticCRDTJSON/Cores/two`` checks half of each kind of record on a second
-  ///     core (normalizing names and keys is the most of the work, and a household may hold
-  ///     more of one kind than another); only a caller that owns both cores (opening a file)
-  ///     passes it.
+  ///     core (see ``modelViolations(after:cores:recordsInHalvesAbove:)``); only a caller that
+  ///     owns both cores (opening a file) passes it.
   ///   - recordsInHalvesAbove: The fewest records a half for two cores to be used.
   /// - Complexity: O(*n*) over all records, normalizing each category's name and each
   ///   template's key.
@@ -64,21 +63,7 @@ extension HouseholdState {
     cores: Cores = .one, recordsInHalvesAbove: Int = recordsCheckedInHalvesAbove
   ) -> [String] {
     // Every record, as if a merge had changed them all.
-    let everything = KeysToRecheck.everything
-    let records = categories.count + ingredients.count + items.count + meals.count
-    guard cores == .two, records >= 2 * recordsInHalvesAbove else {
-      return modelViolations(after: everything)
-    }
-    let (first, second) = concurrently({
-      modelViolationsAndNames(after: everything, inPart: 0, of: 2)
-    }) { [self] in modelViolationsAndNames(after: everything, inPart: 1, of: 2) }
-    var problems = first.problems + second.problems
-    for (named, key) in second.names.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-      if let other = first.names[named] {
-        problems.append("categories \(other) and \(key) both have the semantic key \(named)")
-      }
-    }
-    return problems
+    modelViolations(after: .everything, cores: cores, recordsInHalvesAbove: recordsInHalvesAbove)
   }
 
   /// Below this many records a half, one core checks them all: a thread costs more.
@@ -86,7 +71,7 @@ extension HouseholdState {
 }
 
 /// The keys whose records a merge changed: what the model's invariants must be checked for
-/// after it (``HouseholdState/modelViolations(after:)``).
+/// after it (``HouseholdState/modelViolations(after:cores:recordsInHalvesAbove:)``).
 package struct KeysToRecheck {
   /// Keys present after the merge whose records it added or changed.
   var categories: [CategoryKey] = []
@@ -126,17 +111,49 @@ package struct KeysToRecheck {
 
 extension HouseholdState {
   /// The model's invariants for a merge that made `changes` to a state that was sound before
-  /// it: the records it changed, and every item's template when it removed a template.
+  /// it: the records it changed, and every item's template when it removed a template. The
+  /// join of sound maps is sound, so the maps' structure needs no check.
   ///
+  /// - Parameters:
+  ///   - cores: ``SemanticCRDTJSON/Cores/two`` checks half of each kind of record on a second
+  ///     core when there are many (normalizing names and keys is the most of the work, and a
+  ///     household may hold more of one kind than another); only a caller that owns both cores
+  ///     passes it.
+  ///   - recordsInHalvesAbove: The fewest records a half for two cores to be used.
   /// - Complexity: O(*c*) for *c* changed records, normalizing the names of changed categories
   ///   and templates; plus O(*i*) hash lookups over all items when the merge removed a
   ///   template.
-  func modelViolations(after changes: KeysToRecheck) -> [String] {
-    modelViolationsAndNames(after: changes).problems
+  func modelViolations(
+    after changes: KeysToRecheck, cores: Cores = .one,
+    recordsInHalvesAbove: Int = recordsCheckedInHalvesAbove
+  ) -> [String] {
+    guard cores == .two, recordsChecked(after: changes) >= 2 * recordsInHalvesAbove else {
+      return modelViolationsAndNames(after: changes).problems
+    }
+    let (first, second) = concurrently({
+      modelViolationsAndNames(after: changes, inPart: 0, of: 2)
+    }) { [self] in modelViolationsAndNames(after: changes, inPart: 1, of: 2) }
+    var problems = first.problems + second.problems
+    for (named, key) in second.names.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      if let other = first.names[named] {
+        problems.append("categories \(other) and \(key) both have the semantic key \(named)")
+      }
+    }
+    return problems
   }
 
-  /// The problems of the categories `keys` (of every category of one of `parts` parts of the
-  /// map when `keys` is `nil`), and the categories among them whose names normalize to a key
+  /// How many records ``modelViolations(after:cores:recordsInHalvesAbove:)`` reads.
+  private func recordsChecked(after changes: KeysToRecheck) -> Int {
+    func count<Key, Value>(_ keys: [Key]?, _ map: ORMap<Key, Value>) -> Int {
+      keys?.count ?? map.count
+    }
+    return count(changes.keys(\.categories), categories)
+      + count(changes.keys(\.ingredients), ingredients) + count(changes.keys(\.meals), meals)
+      + count(changes.referencesMayDangle ? nil : changes.items, items)
+  }
+
+  /// The problems of one of `parts` parts of the categories `keys` (of the map when `keys` is
+  /// `nil`), and the categories among them whose names normalize to a key
   /// other than their own, by that key. One named by its own key needs no entry: another
   /// category named so is caught by its own check, as that key is present. So a sound
   /// household, where every category is named by its key, builds no table here (loading a file
@@ -159,9 +176,9 @@ extension HouseholdState {
     return (problems, categoryNames)
   }
 
-  /// ``modelViolations(after:)``, with the table of ``categoryViolations(of:inPart:of:)``: of
-  /// one of `parts` parts of each kind of record, for a check of everything on several cores
-  /// (`parts` is 1 for any other check).
+  /// ``modelViolations(after:cores:recordsInHalvesAbove:)`` on one core, with the table of
+  /// ``categoryViolations(of:inPart:of:)``: of one of `parts` parts of each kind of record
+  /// checked.
   func modelViolationsAndNames(
     after changes: KeysToRecheck, inPart part: Int = 0, of parts: Int = 1
   ) -> (problems: [String], names: [CategoryKey: CategoryKey]) {
