@@ -71,6 +71,12 @@ public struct HouseholdChange: Hashable, Sendable {
     Set(records.lazy.filter { $0.value == fold }.map(\.key))
   }
 
+  /// Makes room for `count` more changed records, so that noting the changes of a large merge
+  /// does not grow the table step by step.
+  package mutating func reserveCapacity(forMore count: Int) {
+    records.reserveCapacity(records.count + count)
+  }
+
   /// Folds a later change of the same origin into this one.
   public mutating func formUnion(_ later: HouseholdChange) {
     for (key, fold) in later.records {

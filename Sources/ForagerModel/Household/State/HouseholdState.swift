@@ -213,6 +213,9 @@ extension HouseholdState: Mergeable {
         let context = state[keyPath: map.records].context
         typealias Writes = DotSiblings<Boxed<Record>>
         var changed: [(key: Record.Key, before: Writes?, after: Writes?)] = []
+        // Most keys the other map holds change in a merge of many new records (a device that
+        // joins, or one that restored a backup).
+        report.changes.reserveCapacity(forMore: other[keyPath: map.records].count)
         state[keyPath: map.records].merge(other[keyPath: map.records]) { key, change in
           changed.append((key, change.writesBefore, change.writesAfter))
           if change.changedWrites { undo.changedState = true }
