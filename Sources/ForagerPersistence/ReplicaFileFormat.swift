@@ -221,8 +221,8 @@ public enum ReplicaFileFormat {
   /// - Parameters:
   ///   - bytes: The file's bytes.
   ///   - file: Named in errors; nothing is read from it.
-  ///   - cores: `Cores.two` lets a large file's checksum and long maps be read on a second
-  ///     core; see ``ReplicaStore/loadingCores``.
+  ///   - cores: `Cores.two` lets a large file's checksum and long maps be read, and half of its
+  ///     records checked, on a second core; see ``ReplicaStore/loadingCores``.
   /// - Throws: ``StoreError`` saying what is wrong, with the byte offset where there is one.
   /// - Complexity: O(size of the file).
   public static func decode(
@@ -231,7 +231,7 @@ public enum ReplicaFileFormat {
     let contents = try decodeUnchecked(bytes, file: file, cores: cores)
     // A file is bytes from outside: its household must be sound before anyone merges it.
     // The maps' structure was checked as they were read.
-    let problems = contents.state.modelViolations()
+    let problems = contents.state.modelViolations(cores: cores)
     if !problems.isEmpty {
       throw StoreError(file: file, problem: .unsound(Array(problems.prefix(3))))
     }

@@ -72,4 +72,28 @@ import Testing
       }
     }
   }
+
+  /// A file of many records read with two cores has half of them checked on the second, and a
+  /// forged record is refused as on one core.
+  @Test(arguments: [Cores.one, .two])
+  func aForgedRecordInAFileOfManyIsRefusedOnEitherCount(cores: Cores) throws {
+    var replica = Self.replica
+    for index in 4_000..<20_000 {
+      _ = try replica.getOrCreateCategory(displayName: "Aisle \(index)")
+    }
+    var state = replica.state
+    let aisle = try #require(state.categories[CategoryKey(normalizing: "Aisle 7")])
+    _ = state.categories.set(CategoryKey(rawValue: "not its key"), to: aisle, by: "phone")
+    let forged = HouseholdReplica(state: state, member: replica.member, clock: replica.clock)
+    let bytes = ReplicaFileFormat.encode(ReplicaFileContents(forged))
+    #expect {
+      try ReplicaFileFormat.decode(bytes, file: Self.file, cores: cores)
+    } throws: { error in
+      guard case .unsound(let problems) = (error as? StoreError)?.problem else { return false }
+      return Set(problems) == [
+        "category aisle 7 stored under not its key",
+        "categories aisle 7 and not its key both have the semantic key aisle 7",
+      ]
+    }
+  }
 }
