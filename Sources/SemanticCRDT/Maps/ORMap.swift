@@ -123,9 +123,9 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   /// Calls `body` with each key of one of `parts` near-equal parts of `keys`, or of the map
   /// when `keys` is `nil` (the parts of ``greatestTimestamp(inPart:of:)``, read without a
   /// lookup), and its value: the whole by default, a part for a caller that reads one on each
-  /// of several cores. Each of `keys` must be present. A value is lent to `body`
-  /// from its box rather than copied out, which would retain every string the record holds: a
-  /// check that reads a part of every record copies none.
+  /// of several cores. Each of `keys` must be present. A value is lent to `body` from its box
+  /// rather than copied out of it, which would retain every string the record holds: a check
+  /// that reads a part of every record retains none of them.
   ///
   /// - Precondition: `parts >= 1` and `0 <= part < parts`.
   /// - Complexity: O(*k* / `parts`) for *k* keys, or O(*n* / `parts`).

@@ -153,11 +153,11 @@ extension HouseholdState {
   }
 
   /// The problems of one of `parts` parts of the categories `keys` (of the map when `keys` is
-  /// `nil`), and the categories among them whose names normalize to a key
-  /// other than their own, by that key. One named by its own key needs no entry: another
-  /// category named so is caught by its own check, as that key is present. So a sound
-  /// household, where every category is named by its key, builds no table here (loading a file
-  /// runs this check over every record).
+  /// `nil`), and the categories among them whose names normalize to a key other than their
+  /// own, by that key. One named by its own key needs no entry: another category named so is
+  /// caught by its own check, as that key is present. So a sound household, where every
+  /// category is named by its key, builds no table here (loading a file runs this check over
+  /// every record).
   func categoryViolations(of keys: [CategoryKey]?, inPart part: Int = 0, of parts: Int = 1) -> (
     problems: [String], names: [CategoryKey: CategoryKey]
   ) {
