@@ -84,6 +84,36 @@ struct NormalizationPropertyTests {
     }
   }
 
+  /// Words of lowercase letters (some with inner hyphens, two with a hyphen the tokenizer
+  /// trims), many of them ones the pipeline's rules act on: counting words, units,
+  /// preparation words, fillers, plurals.
+  static let plainWords = [
+    "basil", "tomatoes", "leaves", "leaf", "cup", "cups", "of", "a", "two", "half", "to", "taste",
+    "as", "needed", "fresh", "chopped", "choppeds", "asparagus", "cookies", "pinch", "sprigs",
+    "cloves", "clove", "salt", "ies", "s", "ss", "x", "dozen", "g", "large", "sun-dried",
+    "twenty-three", "cups-s", "half-and-half", "cup-", "-a",
+  ]
+
+  /// The same agreement on text of such words parted by single spaces, where the word rules act
+  /// on whole words (the generator above mostly glues its pieces into one word).
+  @Test func theCanonicalCheckAgreesWithNormalizingOnPlainWords() {
+    for version in NormalizerVersion.known {
+      let failure = checkProperty(
+        "canonical check of plain words v\(version.rawValue)",
+        iterations: PropertyEnvironment.iterations(default: 2_000),
+        generate: { random in
+          (0..<random.int(in: 1...5)).map { _ in Text(value: random.pick(Self.plainWords)) }
+        },
+        check: { words in
+          let text = words.map(\.value).joined(separator: " ")
+          let isOwnKey = IngredientKey(normalizing: text, version: version).rawValue == text
+          return IngredientKey(rawValue: text).isCanonical(version: version) == isOwnKey
+            ? nil : "\(text.debugDescription): isCanonical disagrees"
+        })
+      if let failure { Issue.record("\(failure)") }
+    }
+  }
+
   /// The pipeline's quick letter and number tests answer as `Character`'s own for every ASCII
   /// character, and for a sample of others.
   @Test func quickCharacterClassesAgreeWithCharacter() {
