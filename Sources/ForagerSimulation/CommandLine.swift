@@ -1,4 +1,5 @@
 internal import CommandTable
+import ForagerSync
 
 /// The command line of `forager-sim`, parsed: what to run, or help to print.
 public struct SimulationCommand: Equatable, Sendable {
@@ -123,7 +124,9 @@ public struct SimulationCommand: Equatable, Sendable {
               help: "airplane-mode partitions during the run (\(defaults.partitions))"),
             .value(
               "--log-budget", placeholder: "n",
-              help: "fewest keys each device's change log keeps (the library's, 1024)"),
+              help:
+                "fewest keys each device's change log keeps (the library's, \(ChangeLog.defaultMinimumBudget))"
+            ),
             .value(
               "--crash-rate", placeholder: "p",
               help: "probability per step that a device crashes (\(defaults.crashRate))"),

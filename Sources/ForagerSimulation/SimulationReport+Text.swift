@@ -1,3 +1,5 @@
+import ForagerSync
+
 extension SimulationReport {
   /// The human report: the run, what the network and the crashes did, each household, each
   /// invariant, and the old design's figures when asked. Deterministic: no times, no paths.
@@ -13,7 +15,9 @@ extension SimulationReport {
       "  network: drop \(c.dropRate), duplicate \(c.duplicateRate), reorder \(c.reorderRate), \(c.partitions) partitions; crash rate \(c.crashRate), amnesia \(c.amnesiaRate); clock skew up to \(Self.duration(c.clockSkewMilliseconds))"
     )
     if let budget = c.changeLogBudget {
-      lines.append("  change logs: at least \(budget) keys each (the library keeps 1024)")
+      lines.append(
+        "  change logs: at least \(budget) keys each (the library keeps \(ChangeLog.defaultMinimumBudget))"
+      )
     }
     if c.transport != .messages || c.storage != .memory || c.hostileRate > 0 {
       lines.append(

@@ -67,7 +67,9 @@ package struct ChangeLog: Sendable {
   package var maximumEntries = 32
   /// The fewest keys the log may keep, however small the state (tests lower it, to reach the
   /// fallbacks with small households).
-  package var minimumBudget = 1_024
+  package var minimumBudget = defaultMinimumBudget
+  /// ``minimumBudget`` unless lowered: what the simulator names beside its own.
+  package static let defaultMinimumBudget = 1_024
 
   package init() {}
 
