@@ -91,6 +91,9 @@ package struct KeysToRecheck {
     coversEverything ? nil : self[keyPath: keys]
   }
 
+  /// The items whose templates to check: `nil` for every item, when a template may be gone.
+  var itemsToCheck: [GroceryItemID]? { referencesMayDangle ? nil : items }
+
   /// Notes a key the merge changed, unless what the invariants read of its record (its key,
   /// name and references) is as it was before: `differ` compares that. A removal is not noted:
   /// a key that is gone breaks no rule of its own.
@@ -149,7 +152,7 @@ extension HouseholdState {
     }
     return count(changes.keys(\.categories), categories)
       + count(changes.keys(\.ingredients), ingredients) + count(changes.keys(\.meals), meals)
-      + count(changes.referencesMayDangle ? nil : changes.items, items)
+      + count(changes.itemsToCheck, items)
   }
 
   /// The problems of one of `parts` parts of the categories `keys` (of the map when `keys` is
@@ -196,9 +199,7 @@ extension HouseholdState {
       if meal.slot != slot { problems.append("planned meal \(meal.slot) stored under \(slot)") }
     }
     // Items' templates: of every item when a template was removed.
-    items.forEachValue(
-      of: changes.referencesMayDangle ? nil : changes.items, inPart: part, of: parts
-    ) { id, item in
+    items.forEachValue(of: changes.itemsToCheck, inPart: part, of: parts) { id, item in
       if !ingredients.contains(item.templateKey) {
         problems.append("item \(id) names template \(item.templateKey), which does not exist")
       }
