@@ -406,7 +406,7 @@ private struct Sections {
     var member: MemberID?
     var normalizer: NormalizerVersion?
     var replica: ReplicaID?
-    var state: (state: HouseholdState, greatestTimestamp: HybridTimestamp?)?
+    var state: HouseholdState.AsRead?
     var removals: [RemovedRecords]?
     var incarnations: [ReplicaID]?
     var journal: UInt64?
@@ -436,7 +436,7 @@ private struct Sections {
         case .normalizer: try reader.read(into: &normalizer)
         case .removed: removals = try [RemovedRecords].read(from: &reader)
         case .replica: try reader.read(into: &replica)
-        case .state: state = try HouseholdState.readFindingGreatestTimestamp(from: &reader)
+        case .state: state = try HouseholdState.AsRead(from: &reader)
         }
       },
       unknown: { reader, name throws(JSONError) in carried[name] = try reader.readRawValue() })

@@ -233,13 +233,13 @@ package enum ReplicaJournal {
 
   private static func readEntry(_ reader: inout JSONReader) throws(JSONError) -> JournalEntry {
     var clock: ClockReading??
-    var delta: (state: HouseholdState, greatestTimestamp: HybridTimestamp?)?
+    var delta: HouseholdState.AsRead?
     var replica: ReplicaID?
     var sequence: UInt64?
     try reader.readObject(entryFields) { reader, field throws(JSONError) in
       switch field {
       case .clock: try reader.read(into: &clock)
-      case .delta: delta = try HouseholdState.readFindingGreatestTimestamp(from: &reader)
+      case .delta: delta = try HouseholdState.AsRead(from: &reader)
       case .replica: try reader.read(into: &replica)
       case .sequence: try reader.read(into: &sequence)
       }

@@ -209,6 +209,17 @@ extension HouseholdStore {
     try merge(state, policy: policy, greatestTimestamp: nil)
   }
 
+  /// ``merge(_:policy:)`` of a state as read from bytes, whose greatest timestamp its reader
+  /// found: checked against the skew bound without a second pass over its records.
+  ///
+  /// - Throws: ``HouseholdError``; nothing is applied when it throws.
+  @discardableResult
+  public func merge(_ state: HouseholdState.AsRead, policy: MergePolicy = .default)
+    throws(HouseholdError) -> MergeReport
+  {
+    try merge(state.state, policy: policy, greatestTimestamp: .some(state.greatestTimestamp))
+  }
+
   /// ``merge(_:policy:)`` of a state whose greatest timestamp its reader found
   /// (``HouseholdReplica/merge(_:policy:from:greatestTimestamp:)``).
   @discardableResult

@@ -110,11 +110,13 @@ public struct FolderSyncOutcome: Equatable, Sendable {
 extension SyncFolder {
   /// Merges every readable replica file of `household` in the folder with `merge`, in name
   /// order, skipping this device's own file and every entry that is not one to merge now: each
-  /// peer's snapshot and journal, read whole.
+  /// peer's snapshot and journal, read whole. Each peer's changes come as read, with the
+  /// greatest timestamp found while reading them, so that a merge does not scan them again.
   ///
   /// - Throws: ``SyncFolderError/notAFolder(_:)`` when the folder is missing or a file.
   public func mergePeerFiles(
-    of household: HouseholdID, with merge: (HouseholdState) throws(HouseholdError) -> Void
+    of household: HouseholdID,
+    with merge: (HouseholdState.AsRead) throws(HouseholdError) -> Void
   ) throws(SyncFolderError) -> FolderSyncOutcome {
     var progress = FolderProgress()
     return try mergePeerFiles(of: household, progress: &progress, with: merge)
@@ -125,10 +127,13 @@ extension SyncFolder {
   /// snapshot and journal. Each peer's new changes are merged with one call of `merge`.
   public func mergePeerFiles(
     of household: HouseholdID, progress: inout FolderProgress,
-    with merge: (HouseholdState) throws(HouseholdError) -> Void
+    with merge: (HouseholdState.AsRead) throws(HouseholdError) -> Void
   ) throws(SyncFolderError) -> FolderSyncOutcome {
     apply(try readPeers(progress: progress), to: household, progress: &progress) {
-      state, _ throws(HouseholdError) in try merge(state)
+      state, greatest throws(HouseholdError) in
+      // Not found while reading only in a format-1 snapshot (a draft no release wrote).
+      try merge(
+        HouseholdState.AsRead(state: state, greatestTimestamp: greatest ?? state.greatestTimestamp))
     }
   }
 

@@ -183,7 +183,7 @@ extension SyncMessage {
     var replicas: [ReplicaID]?
     var sender: UInt64?
     var since: UInt64?
-    var state: (state: HouseholdState, greatestTimestamp: HybridTimestamp?)?
+    var state: HouseholdState.AsRead?
     var through: UInt64?
     var used: [Bool]?
     try reader.readObject(fields) { reader, field throws(JSONError) in
@@ -222,7 +222,7 @@ extension SyncMessage {
           throw reader.error(.invalidValue("the state comes before the table of replicas"))
         }
         used = try reader.numberingReplicasNotingUses(table) { reader throws(JSONError) in
-          state = try HouseholdState.readFindingGreatestTimestamp(from: &reader)
+          state = try HouseholdState.AsRead(from: &reader)
         }.used
       case .through: try reader.read(into: &through)
       }

@@ -33,14 +33,15 @@ extension HouseholdState: JSONCodable {
     writer.writeObject(fields.fields)
   }
 
-  /// Reads a state, as `readFindingGreatestTimestamp(from:)` does for a store that also needs
-  /// its greatest timestamp.
+  /// Reads a state, as ``AsRead`` reads one with its greatest timestamp.
   public init(from reader: inout JSONReader) throws(JSONError) {
-    self = try Self.readFindingGreatestTimestamp(from: &reader).state
+    self = try AsRead(from: &reader).state
   }
+}
 
-  /// Reads a state, and its ``greatestTimestamp`` found as each record is read: a second pass
-  /// over the household would miss the cache once per record.
+extension HouseholdState.AsRead: JSONReadable {
+  /// Reads a state, and its greatest timestamp as each record is read: a second pass over the
+  /// household would miss the cache once per record.
   ///
   /// Reads the fields through a switch over their keys, which the compiler checks is
   /// exhaustive: the reader cannot ride in a `HouseholdMapVisitor` (it is non-copyable). A key
@@ -48,9 +49,7 @@ extension HouseholdState: JSONCodable {
   /// otherwise.
   ///
   /// - Complexity: O(size of the input).
-  package static func readFindingGreatestTimestamp(
-    from reader: inout JSONReader
-  ) throws(JSONError) -> (state: HouseholdState, greatestTimestamp: HybridTimestamp?) {
+  public init(from reader: inout JSONReader) throws(JSONError) {
     // Every key but `categoryMoves` is required (`fields`), so each part is read over the
     // empty state's.
     var state = HouseholdState(
@@ -59,7 +58,7 @@ extension HouseholdState: JSONCodable {
     // The greatest of the record maps' stamps; `registersGreatestTimestamp` adds the rest.
     var greatest: HybridTimestamp?
     try reader.readObject(
-      Self.fields,
+      HouseholdState.fields,
       { reader, field throws(JSONError) in
         switch field {
         case .categories: try reader.read(into: &state.categories, greatest: &greatest)
@@ -83,7 +82,9 @@ extension HouseholdState: JSONCodable {
         try reader.readCarriedMap(key, into: &carried, greatest: &greatest)
       })
     for (name, map) in carried { state[carried: name] = map }
-    return (state, [greatest, state.registersGreatestTimestamp].compactMap { $0 }.max())
+    self.init(
+      state: state,
+      greatestTimestamp: [greatest, state.registersGreatestTimestamp].compactMap { $0 }.max())
   }
 }
 

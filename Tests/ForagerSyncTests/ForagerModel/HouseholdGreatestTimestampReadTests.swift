@@ -43,11 +43,7 @@ struct HouseholdGreatestTimestampReadTests {
           try Self.extraEdits[edit - RandomHousehold.operationCount](&late)
         }
         let bytes = JSONWriter.encode(late.state)
-        let read = try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
-          try JSONReader.read(buffer) { reader throws(JSONError) in
-            try HouseholdState.readFindingGreatestTimestamp(from: &reader)
-          }
-        }
+        let read = try JSONReader.decode(HouseholdState.AsRead.self, from: bytes)
         #expect(
           read.greatestTimestamp == late.state.greatestTimestamp, "seed \(seed), edit \(edit)")
         #expect(read.state == late.state, "seed \(seed), edit \(edit)")
@@ -68,6 +64,38 @@ struct HouseholdGreatestTimestampReadTests {
     HouseholdState.forEachMap(&names, carrying: [])
     expected.formUnion(names.names)
     #expect(holders == expected, "the late edits must put the greatest stamp everywhere")
+  }
+
+  /// A state as read is merged with the stamp its reader found: one holding a record stamped
+  /// days ahead is refused by the skew bound, as the same state made in memory (and scanned)
+  /// is, and an honest one merges as the state does.
+  @Test func aStateAsReadIsCheckedWithTheStampItsReaderFound() throws {
+    let device = RandomHousehold.replicas(seed: 3)[0]
+    var ahead = HouseholdReplica(
+      joining: RandomHousehold.household, member: RandomHousehold.owner, replica: "ahead",
+      wallClock: .fixed(RandomHousehold.start + 30 * 86_400_000))
+    try ahead.merge(device.state)
+    _ = try ahead.getOrCreateCategory(displayName: "From The Future")
+    let receiver = HouseholdReplica(
+      joining: RandomHousehold.household, member: RandomHousehold.owner, replica: "receiver",
+      wallClock: .fixed(RandomHousehold.start + 86_400_000))
+    let isSkew = { (error: any Error) in
+      if case .clockSkew = error as? HouseholdError { true } else { false }
+    }
+    let farAhead = try JSONReader.decode(
+      HouseholdState.AsRead.self, from: JSONWriter.encode(ahead.state))
+    #expect(farAhead.greatestTimestamp == ahead.state.greatestTimestamp)
+    var refusing = receiver
+    #expect { try refusing.merge(farAhead) } throws: { isSkew($0) }
+    #expect { try refusing.merge(ahead.state) } throws: { isSkew($0) }
+    #expect(refusing.state == receiver.state)
+
+    let honest = try JSONReader.decode(
+      HouseholdState.AsRead.self, from: JSONWriter.encode(device.state))
+    var (byRead, byState) = (receiver, receiver)
+    let reports = (try byRead.merge(honest), try byState.merge(device.state))
+    #expect(reports.0 == reports.1 && byRead.state == byState.state)
+    #expect(byRead.state.recordCount == device.state.recordCount)
   }
 
   /// The greatest timestamp of `state` as decoding a message and a journal line that hold it

@@ -204,6 +204,15 @@ import Testing
         #expect(news.greatestTimestamp == .some(news.changes.greatestTimestamp), "round \(round)")
         if news.readWhole { readWhole += 1 } else { readByLines += 1 }
       }
+      // The public path hands each peer's changes over as read, with the same stamp.
+      var handed = 0
+      var progress = tabletProgress
+      _ = try tabletFolder.mergePeerFiles(of: tablet.householdID, progress: &progress) {
+        read throws(HouseholdError) in
+        #expect(read.greatestTimestamp == read.state.greatestTimestamp, "round \(round)")
+        handed += 1
+      }
+      #expect(handed == 1, "round \(round)")
       _ = try tabletFolder.sync(&tablet, progress: &tabletProgress)
     }
     #expect(readWhole >= 1 && readByLines >= 1, "both ways of reading a peer were checked")
