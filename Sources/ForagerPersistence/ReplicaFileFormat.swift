@@ -50,6 +50,13 @@ public struct ReplicaFileContents: Sendable {
   /// less than a second pass over the household (`.some(nil)` for a state without stamps);
   /// `nil` when the contents were not read from a file, or `state` has changed since.
   package var greatestTimestampRead: HybridTimestamp??
+
+  /// The state with the greatest timestamp found while reading it, which a merge checks
+  /// without a second pass over the household; `nil` when the contents were not read from a
+  /// file of format 2 or later, or `state` has changed since.
+  public var stateAsRead: HouseholdState.AsRead? {
+    greatestTimestampRead.map { HouseholdState.AsRead(state: state, greatestTimestamp: $0) }
+  }
   /// The member whose device this replica is.
   public var member: MemberID
   /// The replica id (incarnation) that saved the file.

@@ -23,7 +23,11 @@ enum Merging {
     var replica = opened
     for file in files.dropFirst() {
       do {
-        try replica.merge(file.contents.state)
+        if let read = file.contents.stateAsRead {
+          try replica.merge(read)
+        } else {
+          try replica.merge(file.contents.state)
+        }
       } catch {
         throw .refused("\(file.url.path): \(error); nothing written")
       }

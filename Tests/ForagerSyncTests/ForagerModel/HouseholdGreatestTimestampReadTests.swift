@@ -98,6 +98,18 @@ struct HouseholdGreatestTimestampReadTests {
     #expect(byRead.state.recordCount == device.state.recordCount)
   }
 
+  /// Replica file contents as read hand their state over with the stamp found while reading
+  /// it, until the state is replaced.
+  @Test func fileContentsHandTheirStateOverAsRead() throws {
+    let device = RandomHousehold.replicas(seed: 5)[0]
+    let bytes = ReplicaFileFormat.encode(ReplicaFileContents(device))
+    var contents = try ReplicaFileFormat.decode(bytes, file: URL(fileURLWithPath: "/file"))
+    let read = try #require(contents.stateAsRead)
+    #expect(read.greatestTimestamp == device.state.greatestTimestamp && read.state == device.state)
+    contents.state = HouseholdState(householdID: device.householdID)
+    #expect(contents.stateAsRead == nil)
+  }
+
   /// The greatest timestamp of `state` as decoding a message and a journal line that hold it
   /// found it.
   static func greatestFoundInMessageAndJournalLine(holding state: HouseholdState) throws -> (
