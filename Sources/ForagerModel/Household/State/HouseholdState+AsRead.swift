@@ -8,8 +8,9 @@ extension HouseholdState {
   /// ``HouseholdState`` made in memory is scanned for it, a pass over every record; a state
   /// merged as read is not, since its reader found the stamp while each record was in cache.
   /// Read one with `JSONReader.decode(HouseholdState.AsRead.self, from:cores:)` and merge it
-  /// with the `merge` of ``HouseholdReplica`` or `HouseholdStore` that takes one. Only reading
-  /// makes one, so its stamp is always its state's.
+  /// with the `merge` of ``HouseholdReplica`` or `HouseholdStore` that takes one. Only this
+  /// library makes one, from the stamp its reader found (or, for a file of the first draft
+  /// format, which kept none, from a scan), so its stamp is always its state's.
   public struct AsRead: Equatable, Sendable {
     /// The state read.
     public let state: HouseholdState
