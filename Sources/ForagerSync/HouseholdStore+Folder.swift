@@ -18,7 +18,7 @@ extension HouseholdStore {
 
 extension HouseholdStore {
   /// Merges what the folder's peer files gained into this store's replica (each peer's
-  /// changes announced and saved as ``merge(_:policy:)`` does), then publishes what changed as
+  /// changes announced and saved as ``merge(_:policy:)-(HouseholdState,_)`` does), then publishes what changed as
   /// this device's file there. The store keeps its progress in each folder for its life, so
   /// that each sync reads and writes what changed.
   ///

@@ -14,7 +14,7 @@ import SemanticCRDT
 ///   long as it lives, except while suspended (``suspend()``, for an app in the background): a
 ///   second store of the file, in this process or another, is refused with
 ///   ``StoreError/Problem/locked``.
-/// - **Edits** go through ``edit(_:)``, merges through ``merge(_:policy:)`` or a peer's sync
+/// - **Edits** go through ``edit(_:)``, merges through ``merge(_:policy:)-(HouseholdState,_)`` or a peer's sync
 ///   messages (``receive(_:fromPeer:policy:)``). Each one that changes records is announced on
 ///   every stream from ``changes()``, local edits as ``HouseholdChange/Origin/local``, merges as
 ///   ``HouseholdChange/Origin/peer``.
@@ -195,7 +195,7 @@ extension HouseholdStore {
     return try body(&replica)
   }
 
-  /// Merges a peer's full state or delta (``HouseholdReplica/merge(_:policy:)``), announces
+  /// Merges a peer's full state or delta (``HouseholdReplica/merge(_:policy:)-(HouseholdState,_)``), announces
   /// what it changed and saves.
   ///
   /// A delta must have been computed for this incarnation (``replicaID``); a peer that syncs
@@ -209,7 +209,7 @@ extension HouseholdStore {
     try merge(state, policy: policy, greatestTimestamp: nil)
   }
 
-  /// ``merge(_:policy:)`` of a state as read from bytes, whose greatest timestamp its reader
+  /// ``merge(_:policy:)-(HouseholdState,_)`` of a state as read from bytes, whose greatest timestamp its reader
   /// found: checked against the skew bound without a second pass over its records.
   ///
   /// - Throws: ``HouseholdError``; nothing is applied when it throws.
@@ -220,7 +220,7 @@ extension HouseholdStore {
     try merge(state.state, policy: policy, greatestTimestamp: .some(state.greatestTimestamp))
   }
 
-  /// ``merge(_:policy:)`` of a state whose greatest timestamp its reader found
+  /// ``merge(_:policy:)-(HouseholdState,_)`` of a state whose greatest timestamp its reader found
   /// (``HouseholdReplica/merge(_:policy:from:greatestTimestamp:)``).
   @discardableResult
   func merge(

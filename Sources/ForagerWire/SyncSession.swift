@@ -111,7 +111,7 @@ public struct SyncSession: Sendable {
   ///
   /// - Returns: What the merge did, or `nil` when the message was a delta addressed to another
   ///   incarnation of this replica (an earlier one, before a restart) and was discarded.
-  /// - Throws: What ``HouseholdReplica/merge(_:policy:)`` throws,
+  /// - Throws: What ``HouseholdReplica/merge(_:policy:)-(HouseholdState,_)`` throws,
   ///   ``HouseholdError/differentHousehold(local:remote:)`` for another household's message,
   ///   and ``HouseholdError/deltaSkipsChanges(since:merged:)`` for a delta that starts after
   ///   the last change of the peer's this replica merged (this replica's next message
