@@ -18,9 +18,9 @@ extension HouseholdStore {
 
 extension HouseholdStore {
   /// Merges what the folder's peer files gained into this store's replica (each peer's
-  /// changes announced and saved as ``merge(_:policy:)-(HouseholdState,_)`` does), then publishes what changed as
-  /// this device's file there. The store keeps its progress in each folder for its life, so
-  /// that each sync reads and writes what changed.
+  /// changes announced and saved as ``merge(_:policy:)-(HouseholdState,_)`` does), then
+  /// publishes what changed as this device's file there. The store keeps its progress in each
+  /// folder for its life, so that each sync reads and writes what changed.
   ///
   /// The folder is read and written off the store's actor: a coordinated read that waits for
   /// a download, or a coordinated write that waits for the service, never holds up an edit, a

@@ -14,9 +14,10 @@ import SemanticCRDT
 ///   long as it lives, except while suspended (``suspend()``, for an app in the background): a
 ///   second store of the file, in this process or another, is refused with
 ///   ``StoreError/Problem/locked``.
-/// - **Edits** go through ``edit(_:)``, merges through ``merge(_:policy:)-(HouseholdState,_)`` or a peer's sync
-///   messages (``receive(_:fromPeer:policy:)``). Each one that changes records is announced on
-///   every stream from ``changes()``, local edits as ``HouseholdChange/Origin/local``, merges as
+/// - **Edits** go through ``edit(_:)``, merges through
+///   ``merge(_:policy:)-(HouseholdState,_)`` or a peer's sync messages
+///   (``receive(_:fromPeer:policy:)``). Each one that changes records is announced on every
+///   stream from ``changes()``, local edits as ``HouseholdChange/Origin/local``, merges as
 ///   ``HouseholdChange/Origin/peer``.
 /// - **Saving** starts as soon as something changed, off the store's executor, and appends the
 ///   changes to the replica's journal as one line: it costs what the changes cost, not what the
@@ -195,8 +196,9 @@ extension HouseholdStore {
     return try body(&replica)
   }
 
-  /// Merges a peer's full state or delta (``HouseholdReplica/merge(_:policy:)-(HouseholdState,_)``), announces
-  /// what it changed and saves.
+  /// Merges a peer's full state or delta
+  /// (``HouseholdReplica/merge(_:policy:)-(HouseholdState,_)``), announces what it changed and
+  /// saves.
   ///
   /// A delta must have been computed for this incarnation (``replicaID``); a peer that syncs
   /// by messages should go through ``receive(_:fromPeer:policy:)``, which checks that.
@@ -209,8 +211,9 @@ extension HouseholdStore {
     try merge(state, policy: policy, greatestTimestamp: nil)
   }
 
-  /// ``merge(_:policy:)-(HouseholdState,_)`` of a state as read from bytes, whose greatest timestamp its reader
-  /// found: checked against the skew bound without a second pass over its records.
+  /// ``merge(_:policy:)-(HouseholdState,_)`` of a state as read from bytes, whose greatest
+  /// timestamp its reader found: checked against the skew bound without a second pass over its
+  /// records.
   ///
   /// - Throws: ``HouseholdError``; nothing is applied when it throws.
   @discardableResult

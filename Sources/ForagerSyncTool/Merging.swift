@@ -23,11 +23,8 @@ enum Merging {
     var replica = opened
     for file in files.dropFirst() {
       do {
-        if let read = file.contents.stateAsRead {
-          try replica.merge(read)
-        } else {
-          try replica.merge(file.contents.state)
-        }
+        try replica.merge(
+          file.contents.state, from: nil, greatestTimestamp: file.contents.greatestTimestampRead)
       } catch {
         throw .refused("\(file.url.path): \(error); nothing written")
       }

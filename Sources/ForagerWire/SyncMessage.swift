@@ -131,8 +131,8 @@ extension SyncMessage {
   /// `maximumSize` bytes of JSON, and their checksum checked. The state's structure is checked
   /// here, and that the numbers are consistent (a delta names its recipient and starts at or
   /// before its end; a full state has a state); what the state would do to a replica is
-  /// checked by the merge (``HouseholdReplica/merge(_:policy:)-(HouseholdState,_)``), which applies nothing it
-  /// refuses.
+  /// checked by the merge (``HouseholdReplica/merge(_:policy:)-(HouseholdState,_)``), which
+  /// applies nothing it refuses.
   ///
   /// - Throws: ``SyncMessageError``.
   public init(decoding bytes: [UInt8], maximumSize: Int = SyncMessage.defaultMaximumSize)

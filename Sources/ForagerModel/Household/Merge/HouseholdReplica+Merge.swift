@@ -47,8 +47,9 @@ extension HouseholdReplica {
     try merge(remote, policy: policy, from: nil)
   }
 
-  /// ``merge(_:policy:)-(HouseholdState,_)`` of a state as read from bytes: its greatest timestamp, found while
-  /// reading it, is checked against the skew bound without a second pass over its records.
+  /// ``merge(_:policy:)-(HouseholdState,_)`` of a state as read from bytes: its greatest
+  /// timestamp, found while reading it, is checked against the skew bound without a second
+  /// pass over its records.
   @discardableResult
   public mutating func merge(_ remote: HouseholdState.AsRead, policy: MergePolicy = .default)
     throws(HouseholdError) -> MergeReport
@@ -57,8 +58,8 @@ extension HouseholdReplica {
       remote.state, policy: policy, from: nil, greatestTimestamp: .some(remote.greatestTimestamp))
   }
 
-  /// ``merge(_:policy:)-(HouseholdState,_)`` of a state the incarnation `origin` sent, which has it already: the
-  /// change log leaves it out of what it gives that incarnation.
+  /// ``merge(_:policy:)-(HouseholdState,_)`` of a state the incarnation `origin` sent, which
+  /// has it already: the change log leaves it out of what it gives that incarnation.
   ///
   /// - Parameter greatestTimestamp: `remote`'s greatest timestamp when the code that decoded it
   ///   found it while reading (`.some(nil)` for a state without stamps), so that the state is

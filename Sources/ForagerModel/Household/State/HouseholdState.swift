@@ -12,8 +12,9 @@ internal import SharedSupport
 /// become one record whose fields merge field by field (last writer wins per field, counters
 /// add up, slot assignments keep concurrent choices as conflicts). A merge is a join of two
 /// states **of one household**. States of different households are not in one lattice:
-/// ``HouseholdReplica/merge(_:policy:)-(HouseholdState,_)`` refuses them with ``HouseholdError/differentHousehold(local:remote:)``,
-/// and this type's own `merge` leaves `self` unchanged when given one.
+/// ``HouseholdReplica/merge(_:policy:)-(HouseholdState,_)`` refuses them with
+/// ``HouseholdError/differentHousehold(local:remote:)``, and this type's own `merge` leaves
+/// `self` unchanged when given one.
 public struct HouseholdState: Equatable, Codable, Sendable {
   /// The household every record belongs to.
   public internal(set) var householdID: HouseholdID
