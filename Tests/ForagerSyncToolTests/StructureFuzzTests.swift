@@ -13,7 +13,7 @@ import Testing
 /// reader, the merge and the command line on the result. Whatever the bytes, nothing traps or
 /// hangs, every refusal is typed, every accepted state is sound, and no input file changes.
 ///
-/// A few thousand cases by default; `FORAGER_PROPERTY_ITERATIONS` scales it, and
+/// A thousand cases by default; `FORAGER_PROPERTY_ITERATIONS` scales it, and
 /// `FORAGER_SEED` replays one seed.
 @Suite("Structure-aware fuzzing of replica files")
 struct StructureFuzzTests {
@@ -127,11 +127,11 @@ struct StructureFuzzTests {
     }
   }
 
-  /// The limit is for the default run (about two minutes in a debug build); a long run set by
+  /// The limit is for the default run (under a minute in a debug build on 2 cores); a long run set by
   /// `FORAGER_PROPERTY_ITERATIONS` reports each slow case instead, as a possible hang.
   @Test(.timeLimit(.minutes(600)))
   func mutatedFilesAreRefusedWithATypedErrorOrAreSound() throws {
-    let iterations = PropertyEnvironment.iterations(default: 3_000)
+    let iterations = PropertyEnvironment.iterations(default: 1_000)
     let seeds =
       PropertyEnvironment.replaySeed.map { [$0] }
       ?? Self.regressionSeeds + [UInt64.random(in: 0...UInt64.max)]
@@ -150,7 +150,7 @@ struct StructureFuzzTests {
   /// store goes on saving (a line appended, then found by a reopen).
   @Test(.timeLimit(.minutes(600)))
   func mutatedJournalLinesAreRefusedWithATypedErrorOrAreSound() throws {
-    let iterations = PropertyEnvironment.iterations(default: 3_000) / 6
+    let iterations = PropertyEnvironment.iterations(default: 1_200) / 6
     let seed = PropertyEnvironment.replaySeed ?? UInt64.random(in: 0...UInt64.max)
     try fuzzJournal(seed: seed, iterations: iterations)
   }

@@ -7,7 +7,7 @@ import Testing
 /// found by visiting every key. `FORAGER_PROPERTY_ITERATIONS` scales the random cases.
 @Suite("Live-dot index")
 struct LiveDotIndexTests {
-  static let iterations = PropertyEnvironment.iterations(default: 300)
+  static let iterations = PropertyEnvironment.iterations(default: 120)
 
   /// Random inserts and removes of counters around block edges (63, 64, 127, 128, …) on two
   /// replicas: every query (a dot's key among them) answers what a dictionary of the live dots

@@ -9,7 +9,7 @@ import Testing
 /// `FORAGER_PROPERTY_ITERATIONS` scales the number of scenarios; `FORAGER_SEED` replays one.
 @Suite("Merge laws and convergence, every type")
 struct MergeLawTests {
-  static let iterations = 500
+  static let iterations = 200
 
   func expectHolds(_ failure: PropertyFailure?) {
     if let failure { Issue.record("\(failure)") }

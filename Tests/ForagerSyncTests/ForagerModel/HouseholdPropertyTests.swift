@@ -39,7 +39,7 @@ struct HouseholdPropertyTests {
 
   @Test func randomHouseholdWorkloadsConverge() {
     if let failure = checkScenarios(
-      HouseholdModel.self, iterations: 150, maximumSteps: 90,
+      HouseholdModel.self, iterations: 80, maximumSteps: 90,
       regressionSeeds: Self.regressionSeeds)
     {
       Issue.record("\(failure)")
@@ -57,7 +57,7 @@ struct HouseholdPropertyTests {
   /// to created, removed and written anew around them.
   @Test func recordDetailsConverge() {
     if let failure = checkScenarios(
-      HouseholdDetailsModel.self, iterations: 150, maximumSteps: 90,
+      HouseholdDetailsModel.self, iterations: 80, maximumSteps: 90,
       regressionSeeds: Self.detailRegressionSeeds)
     {
       Issue.record("\(failure)")

@@ -365,7 +365,7 @@ struct SyncSessionPropertyTests {
   /// sets where the sender starts, and one past what the sender's session sent is ignored.
   @Test func forgedAcknowledgmentsNeverSkipAChange() {
     if let failure = checkProperty(
-      "sync sessions with forged acknowledgments", iterations: 300,
+      "sync sessions with forged acknowledgments", iterations: 120,
       // Acknowledgments bounded by the sender's last change alone (each taken if greater):
       // a forged one within them skipped changes for good.
       regressionSeeds: [14_818_784_100_568_347_393],
@@ -377,7 +377,7 @@ struct SyncSessionPropertyTests {
 
   @Test func sessionsOverALossyNetworkMergeWhatFullStatesWouldAndSettleToEmptyDeltas() {
     if let failure = checkProperty(
-      "sync sessions", iterations: 300, regressionSeeds: Self.regressionSeeds,
+      "sync sessions", iterations: 150, regressionSeeds: Self.regressionSeeds,
       generate: Self.generate, check: Self.check)
     {
       Issue.record("\(failure)")
