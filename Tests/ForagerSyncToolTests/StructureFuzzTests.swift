@@ -127,8 +127,8 @@ struct StructureFuzzTests {
     }
   }
 
-  /// The limit is for the default run (under a minute in a debug build on 2 cores); a long run set by
-  /// `FORAGER_PROPERTY_ITERATIONS` reports each slow case instead, as a possible hang.
+  /// The limit is for the default run (about 40 s on one core in a debug build); a long run set
+  /// by `FORAGER_PROPERTY_ITERATIONS` reports each slow case instead, as a possible hang.
   @Test(.timeLimit(.minutes(600)))
   func mutatedFilesAreRefusedWithATypedErrorOrAreSound() throws {
     let iterations = PropertyEnvironment.iterations(default: 1_000)
