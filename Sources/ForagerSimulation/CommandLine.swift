@@ -45,6 +45,7 @@ public struct SimulationCommand: Equatable, Sendable {
     }
     configuration = SimulationConfiguration(scenario: scenario)
     configuration.baseline = parsed.flag("--baseline")
+    configuration.announcesVersions = !parsed.flag("--full-states")
     jsonPath = parsed.value("--json")
     func read<Value>(
       _ name: String, into field: WritableKeyPath<SimulationConfiguration, Value>,
@@ -159,6 +160,9 @@ public struct SimulationCommand: Equatable, Sendable {
                 "a deliberate bug, to watch the checker fail: \(SimulationFault.allCases.map(\.rawValue).joined(separator: ", "))"
             ),
             .flag("--baseline", help: "also run the old design (UUID records, last writer wins)"),
+            .flag(
+              "--full-states",
+              help: "sessions open with the whole state, as before format 4, not the version"),
             .value("--json", placeholder: "file", help: "also write the report as JSON"),
             .value(
               "--stop-after", placeholder: "n",

@@ -25,6 +25,9 @@ package enum HostileAct: String, CaseIterable, Sendable {
   case forgedThrough = "forged through"
   /// A delta on a peer's link starting after what the receiver merged of the peer.
   case forgedSince = "forged since"
+  /// A message on a peer's link whose version (docs/decisions/0043) claims writes of the
+  /// receiver's incarnation that it never made.
+  case forgedVersion = "forged version"
   /// A message in flight with a byte changed, or cut short.
   case damagedMessage = "damaged message"
   /// A message sent earlier, delivered again much later.
@@ -49,7 +52,7 @@ package enum HostileAct: String, CaseIterable, Sendable {
     case .messages:
       [
         .forgedClaims, .forgedAcknowledgment, .forgedThrough, .forgedSince, .damagedMessage,
-        .replayedMessage,
+        .replayedMessage, .forgedVersion,
       ] + (storage == .files ? [.diskFault] : [])
     case .folder: [.forgedClaims, .cutJournal, .damagedLine, .linkAtName, .fifoAtName, .diskFault]
     }
@@ -85,7 +88,7 @@ extension Simulation {
         record("a hostile peer sends \(name(victim)) a state with forged claims", device: victim)
         receive(.message(message), from: link, into: victim)
       }
-    case .forgedAcknowledgment, .forgedThrough, .forgedSince:
+    case .forgedAcknowledgment, .forgedThrough, .forgedSince, .forgedVersion:
       forgeOnLink(act, to: victim)
     case .damagedMessage:
       network.withMessageInFlight(pick: { random.int(in: 0..<$0) }) { message in
@@ -200,12 +203,21 @@ extension Simulation {
     var through = honest.through
     var since = honest.since
     var recipient = honest.recipient
+    var state = honest.state
+    var version = honest.senderVersion
     switch act {
     case .forgedAcknowledgment:
       acknowledged = receiverSequence + jump
       recipient = devices[receiver].replica!.replicaID
     case .forgedThrough:
       through = honest.through + jump
+    case .forgedVersion:
+      let victim = devices[receiver].replica!
+      let made = victim.state.categories.context.maximum(of: victim.replicaID)
+      version = version ?? peerReplica.state.version
+      version!.categories.merge(VersionVector([victim.replicaID: made + jump]))
+      // A full state carries no version besides its state's: the forgery is an announcement.
+      if !honest.isDelta { state = nil }
     default:
       let merged = devices[receiver].sessions[peer]?.peer?.merged ?? 0
       since = merged + jump
@@ -213,7 +225,7 @@ extension Simulation {
     }
     let forged = SyncMessage(
       household: honest.household, sender: honest.sender, through: through, since: since,
-      recipient: recipient, acknowledged: acknowledged, state: honest.state)
+      recipient: recipient, acknowledged: acknowledged, state: state, senderVersion: version)
     record(
       "a hostile peer sends \(name(receiver)) a message on \(name(peer))'s link with a \(act.rawValue)",
       device: receiver)

@@ -21,7 +21,13 @@ extension Simulation {
       return
     }
     let message = sessionMessage(from: sender, to: peer)
-    if message.isDelta { report.deltas += 1 } else { report.fullStates += 1 }
+    if message.isDelta {
+      report.deltas += 1
+    } else if message.isAnnouncement {
+      report.announcements += 1
+    } else {
+      report.fullStates += 1
+    }
     let wire = Message(
       sequence: network.makeSequence(), from: sender, to: peer, payload: .message(message),
       legacy: configuration.baseline ? devices[sender].legacy : nil)
@@ -43,10 +49,15 @@ extension Simulation {
 
   /// What `sender`'s session with `peer` sends it now (the session notes what it sent).
   mutating func sessionMessage(from sender: Int, to peer: Int) -> SyncMessage {
-    var session = devices[sender].sessions[peer] ?? SyncSession()
+    var session = devices[sender].sessions[peer] ?? newSession()
     let message = session.message(from: &devices[sender].replica!)
     devices[sender].sessions[peer] = session
     return message
+  }
+
+  /// A device's session with a peer it has no session with (since its start).
+  func newSession() -> SyncSession {
+    SyncSession(announcingVersions: configuration.announcesVersions)
   }
 
   /// Steps until arrival: one to three, or held back up to thirty more when reordered.
@@ -108,8 +119,8 @@ extension Simulation {
   @discardableResult
   mutating func receive(_ message: SyncMessage, from sender: Int, into receiver: Int) -> Bool {
     let message = carryingAsTheReceiversBuild(injectingMergeFaults(into: message), receiver)
-    var session = devices[receiver].sessions[sender] ?? SyncSession()
-    let ignoredBefore = session.ignoredAcknowledgments
+    var session = devices[receiver].sessions[sender] ?? newSession()
+    let ignoredBefore = (session.ignoredAcknowledgments, session.ignoredVersions)
     let before = devices[receiver].replica!.state.version
     let shelvesBefore = devices[receiver].replica!.state[carried: Shelf.map].context
     let result = Result { () throws(HouseholdError) in
@@ -117,7 +128,8 @@ extension Simulation {
     }
     // A session learns the sender's incarnation even from a message it refuses.
     devices[receiver].sessions[sender] = session
-    report.defences.ignoredAcknowledgments += session.ignoredAcknowledgments - ignoredBefore
+    report.defences.ignoredAcknowledgments += session.ignoredAcknowledgments - ignoredBefore.0
+    report.defences.ignoredVersions += session.ignoredVersions - ignoredBefore.1
     var mergeChanged = false
     switch result {
     case .failure(let error):

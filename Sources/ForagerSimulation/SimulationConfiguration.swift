@@ -48,6 +48,11 @@ public struct SimulationConfiguration: Hashable, Sendable {
   /// fall behind what the logs reach, and be sent what they lack beside their acknowledged
   /// state; `nil` keeps the library's.
   public var changeLogBudget: Int?
+  /// Whether the devices' sessions open with their replica's version rather than its whole
+  /// state (`SyncSession(announcingVersions:)`, docs/decisions/0043), as an app does once every
+  /// device of its household runs a build that reads format 4. `--full-states` turns it off:
+  /// sessions then open with the whole state, as before format 4.
+  public var announcesVersions = true
   /// Stops the run after this many of its `steps` (then heals and checks as usual). A prefix
   /// of a run is exactly that run cut short: used to find the shortest failing prefix.
   public var stopAfter: Int?

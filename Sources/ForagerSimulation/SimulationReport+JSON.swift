@@ -35,6 +35,7 @@ extension SimulationReport {
     writer.field("failed_saves", defences.failedSaves)
     writer.field("forged_claims", defences.forgedClaims)
     writer.field("ignored_acknowledgments", defences.ignoredAcknowledgments)
+    writer.field("ignored_versions", defences.ignoredVersions)
     writer.field("refused_forged_claims", defences.refusedForgedClaims)
     writer.field("refused_skipping_deltas", defences.refusedSkippingDeltas)
     writer.field("refused_unreadable", defences.refusedUnreadable)
@@ -91,6 +92,7 @@ extension SimulationReport {
     writer.endArray()
     writer.key("messages")
     writer.beginObject()
+    writer.field("announcements", announcements)
     writer.field("blocked", blocked)
     writer.field("deltas", deltas)
     writer.field("delivered", delivered)
@@ -125,6 +127,7 @@ extension SimulationReport {
     writer.field("devices", c.devices)
     writer.field("drop", "\(c.dropRate)")
     writer.field("duplicate", "\(c.duplicateRate)")
+    if !c.announcesVersions { writer.field("full_states_first", true) }
     writer.field("hostile", "\(c.hostileRate)")
     writer.field("households", c.households)
     if let budget = c.changeLogBudget { writer.field("log_budget", budget) }

@@ -19,6 +19,9 @@ extension SimulationReport {
         "  change logs: at least \(budget) keys each (the library keeps \(ChangeLog.defaultMinimumBudget))"
       )
     }
+    if !c.announcesVersions {
+      lines.append("  sessions open with the whole state (--full-states)")
+    }
     if c.transport != .messages || c.storage != .memory || c.hostileRate > 0 {
       lines.append(
         "  transport: \(c.transport.rawValue); storage: \(c.storage.rawValue); hostile peer: \(c.hostileRate) per step"
@@ -29,7 +32,7 @@ extension SimulationReport {
       "operations  \(operations) (\(acknowledgedWrites) writes and removals acknowledged; \(lostInCrashedSaves) changes lost in saves cut short by a crash)"
     )
     lines.append(
-      "messages    \(messagesSent) sent (\(deltas) deltas, \(fullStates) full states): \(delivered) delivered, \(dropped) dropped, \(duplicated) duplicated, \(reordered) reordered, \(blocked) lost to partitions or crashes, \(staleDeltasDiscarded) deltas for an earlier incarnation discarded"
+      "messages    \(messagesSent) sent (\(deltas) deltas, \(fullStates) full states, \(announcements) announcements): \(delivered) delivered, \(dropped) dropped, \(duplicated) duplicated, \(reordered) reordered, \(blocked) lost to partitions or crashes, \(staleDeltasDiscarded) deltas for an earlier incarnation discarded"
     )
     lines.append(
       "refused     \(refusedOtherHousehold) states of another household, \(refusedClockSkew) for clock skew, \(refusedAfterDissolving) changes to a dissolved household"
@@ -48,7 +51,7 @@ extension SimulationReport {
     if c.transport == .folder || c.storage == .files || c.hostileRate > 0 {
       let d = defences
       lines.append(
-        "defences    \(d.refusedUnreadable) unreadable messages, \(d.refusedSkippingDeltas) deltas skipping changes and \(d.refusedForgedClaims) states claiming more than any device writes refused, \(d.ignoredAcknowledgments) acknowledgments of unmade changes ignored, \(d.forgedClaims) forged claims found and \(d.reissuedRecords) records written again, \(d.damagedJournals) damaged journals read up to the damage, \(d.skippedFolderEntries) folder entries skipped, \(d.failedPublications) publications and \(d.failedSaves) saves stopped by the disk"
+        "defences    \(d.refusedUnreadable) unreadable messages, \(d.refusedSkippingDeltas) deltas skipping changes and \(d.refusedForgedClaims) states claiming more than any device writes refused, \(d.ignoredAcknowledgments) acknowledgments and \(d.ignoredVersions) versions claiming unmade changes ignored, \(d.forgedClaims) forged claims found and \(d.reissuedRecords) records written again, \(d.damagedJournals) damaged journals read up to the damage, \(d.skippedFolderEntries) folder entries skipped, \(d.failedPublications) publications and \(d.failedSaves) saves stopped by the disk"
       )
     }
     lines.append(

@@ -50,6 +50,8 @@ public struct SimulationReport: Sendable {
   public var messagesSent = 0
   public var deltas = 0
   public var fullStates = 0
+  /// Messages that only announced their sender's version (docs/decisions/0043).
+  public var announcements = 0
   public var delivered = 0
   public var dropped = 0
   public var duplicated = 0
@@ -104,6 +106,9 @@ public struct SimulationReport: Sendable {
     public var refusedSkippingDeltas = 0
     /// Acknowledgments ignored because they named a change the receiver never made.
     public var ignoredAcknowledgments = 0
+    /// Versions ignored because they claimed writes of the receiver's incarnation it never
+    /// made (docs/decisions/0043).
+    public var ignoredVersions = 0
     /// States refused for claiming more writes of a replica than any device makes.
     public var refusedForgedClaims = 0
     /// Forged claims on a device's own incarnations that a merge found.

@@ -94,6 +94,10 @@ public actor HouseholdStore {
   private var listeners: [Int: AsyncStream<HouseholdChange>.Continuation] = [:]
   private var nextListener = 0
   private var sessions: [String: SyncSession] = [:]
+  /// Whether the sessions made from now on announce this replica's version rather than send
+  /// its whole state first (``SyncSession/init(announcingVersions:)``); off until
+  /// ``announceVersions(_:)``.
+  public private(set) var announcesVersions = false
   /// Where the replica stands in each shared folder it synced through, by the folder's path.
   var folderProgress: [String: FolderProgress] = [:]
   /// The folders a sync runs through now, and the syncs waiting for each.
@@ -269,7 +273,17 @@ extension HouseholdStore {
   /// - Parameter peer: The app's name for the peer (its device or connection); one session is
   ///   kept per name for the store's life.
   public func syncMessage(forPeer peer: String) -> SyncMessage {
-    sessions[peer, default: SyncSession()].message(from: &replica)
+    sessions[peer, default: SyncSession(announcingVersions: announcesVersions)].message(
+      from: &replica)
+  }
+
+  /// Makes the sessions with peers not messaged yet announce this replica's version, or stop
+  /// announcing it: turn it on once every device of the household runs a build that reads
+  /// format 4 messages (this one or later; an older build refuses them and receives nothing).
+  /// Two sessions that announce exchange what each lacks and never a full state
+  /// (docs/decisions/0043). Sessions already made keep what they do.
+  public func announceVersions(_ announcing: Bool = true) {
+    announcesVersions = announcing
   }
 
   /// Merges a message from `peer` (``SyncSession/receive(_:into:policy:)``): a delta addressed
@@ -281,7 +295,7 @@ extension HouseholdStore {
   public func receive(
     _ message: SyncMessage, fromPeer peer: String, policy: MergePolicy = .default
   ) throws(HouseholdError) -> MergeReport? {
-    var session = sessions[peer] ?? SyncSession()
+    var session = sessions[peer] ?? SyncSession(announcingVersions: announcesVersions)
     let report = try session.receive(message, into: &replica, policy: policy)
     sessions[peer] = session
     if let report, let state = message.state { merged(state, report: report) }

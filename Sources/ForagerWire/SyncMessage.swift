@@ -27,8 +27,15 @@ public struct SyncMessage: Equatable, Sendable {
   /// next delta starts. `nil` when it has merged none.
   public let acknowledged: UInt64?
   /// The full state, or the delta; `nil` for a delta with nothing in it, which still tells the
-  /// receiver what the sender has merged.
+  /// receiver what the sender has merged, and for an announcement (``isAnnouncement``).
   public let state: HouseholdState?
+  /// The version of the sender's whole state when it made the message, sent by a session that
+  /// announces (``SyncSession/init(announcingVersions:)``) while the recipient has acknowledged
+  /// nothing: the sender's incarnation holds at least that state for as long as it lives, so
+  /// the recipient answers with what it holds beyond it rather than with its whole state
+  /// (docs/decisions/0043). `nil` otherwise. A message with it is format 4, which builds
+  /// before format 4 refuse.
+  public let senderVersion: HouseholdVersion?
   /// The state's greatest timestamp as found while decoding the message, so that the merge
   /// does not scan the state again (`.some(nil)` for a state without stamps, ADR 0027); `nil`
   /// for a message made in memory. Not part of the message's value: two messages that differ
@@ -37,7 +44,8 @@ public struct SyncMessage: Equatable, Sendable {
 
   public init(
     household: HouseholdID, sender: ReplicaID, through: UInt64, since: UInt64?,
-    recipient: ReplicaID?, acknowledged: UInt64?, state: HouseholdState?
+    recipient: ReplicaID?, acknowledged: UInt64?, state: HouseholdState?,
+    senderVersion: HouseholdVersion? = nil
   ) {
     self.household = household
     self.sender = sender
@@ -46,6 +54,7 @@ public struct SyncMessage: Equatable, Sendable {
     self.recipient = recipient
     self.acknowledged = acknowledged
     self.state = state
+    self.senderVersion = senderVersion
   }
 
   public static func == (left: SyncMessage, right: SyncMessage) -> Bool {
@@ -53,23 +62,34 @@ public struct SyncMessage: Equatable, Sendable {
       == (
         right.household, right.sender, right.through, right.since, right.recipient,
         right.acknowledged
-      ) && left.state == right.state
+      ) && left.state == right.state && left.senderVersion == right.senderVersion
   }
 
   /// Whether the message is a delta (for one incarnation) rather than a full state.
   public var isDelta: Bool { since != nil }
 
   /// Whether merging the message can change anything: `false` for a delta of a sender that
-  /// had nothing the receiver lacks.
+  /// had nothing the receiver lacks, and for an announcement.
   public var carriesChanges: Bool { state != nil }
+
+  /// Whether the message only announces its sender's version (``senderVersion``): neither a
+  /// full state nor a delta, it changes nothing in its receiver, whose session answers it with
+  /// what the sender lacks.
+  public var isAnnouncement: Bool { since == nil && state == nil }
 }
 
 // MARK: - Bytes
 
 extension SyncMessage {
-  /// The format this build writes, the first member of every message: 3, whose states leave
-  /// out a field at its default and name the kind of a field added since format 2 (ADR 0036).
-  public static let currentFormat: Int64 = 3
+  /// The newest format this build reads and writes, the first member of every message: 4,
+  /// format 3 with the sender's version (``senderVersion``, docs/decisions/0043). A message
+  /// without that version is written as format 3 (``formatWithoutVersion``), so that builds
+  /// before format 4 read every message of a session that does not announce.
+  public static let currentFormat: Int64 = 4
+
+  /// The format of a message without ``senderVersion``: 3, whose states leave out a field at
+  /// its default and name the kind of a field added since format 2 (ADR 0036).
+  public static let formatWithoutVersion: Int64 = 3
 
   /// The oldest format this build reads: 2, whose states are format 3's without those fields.
   public static let oldestFormat: Int64 = 2
@@ -80,9 +100,11 @@ extension SyncMessage {
 
   enum Field: String, CaseIterable, Sendable {
     case acknowledged, format, household, recipient, replicas, sender, since, state, through
+    case version
   }
 
-  static let fields = JSONFields<Field>(optional: [.acknowledged, .recipient, .since, .state])
+  static let fields = JSONFields<Field>(
+    optional: [.acknowledged, .recipient, .since, .state, .version])
 
   /// The message's bytes on a wire: its JSON (``json()``) compressed as a gzip member
   /// (RFC 1952), which also carries the JSON's CRC-32, so that bytes damaged on the way are
@@ -98,23 +120,26 @@ extension SyncMessage {
 
   /// The message as JSON, members in name order and those that are `nil` left out:
   /// `{"acknowledged":4,"format":3,"household":…,"recipient":1,"replicas":["phone","tablet",…],
-  /// "sender":0,"since":7,"state":…,"through":9}`. Each replica is named once, in `replicas`;
-  /// the sender, the recipient and every replica in the state are numbers, indexes into it.
+  /// "sender":0,"since":7,"state":…,"through":9}`, and `"version":…` last in format 4. Each
+  /// replica is named once, in `replicas`; the sender, the recipient and every replica in the
+  /// state and the version are numbers, indexes into it.
   ///
-  /// - Complexity: O(size of the state).
+  /// - Complexity: O(size of the state and the version).
   public func json() -> [UInt8] {
     var numbering = JSONWriter()
     numbering.numberReplicas()
     let senderNumber = numbering.number(of: sender)!
     let recipientNumber = recipient.map { numbering.number(of: $0)! }
     state?.write(to: &numbering)
-    var writer = JSONWriter(capacity: numbering.count + 256)
+    var versionWriter = JSONWriter(numberingAs: numbering, capacity: 256)
+    senderVersion?.write(to: &versionWriter)
+    var writer = JSONWriter(capacity: numbering.count + versionWriter.count + 256)
     writer.beginObject()
     if let acknowledged { writer.field("acknowledged", acknowledged) }
-    writer.field("format", Self.currentFormat)
+    writer.field("format", senderVersion == nil ? Self.formatWithoutVersion : Self.currentFormat)
     writer.field("household", household)
     if let recipientNumber { writer.field("recipient", UInt64(recipientNumber)) }
-    writer.field("replicas", numbering.numberedReplicas)
+    writer.field("replicas", versionWriter.numberedReplicas)
     writer.field("sender", UInt64(senderNumber))
     if let since { writer.field("since", since) }
     if state != nil {
@@ -122,6 +147,10 @@ extension SyncMessage {
       writer.encodedValue(numbering.bytes)
     }
     writer.field("through", through)
+    if senderVersion != nil {
+      writer.key("version")
+      writer.encodedValue(versionWriter.bytes)
+    }
     writer.endObject()
     return writer.bytes
   }
@@ -185,7 +214,11 @@ extension SyncMessage {
     var since: UInt64?
     var state: HouseholdState.AsRead?
     var through: UInt64?
+    var version: HouseholdVersion?
+    var format: Int64?
     var used: [Bool]?
+    /// Notes the table's numbers a part used (the state, the version).
+    func noteUses(_ uses: [Bool]) { used = zip(used ?? uses, uses).map { $0 || $1 } }
     try reader.readObject(fields) { reader, field throws(JSONError) in
       switch field {
       case .format:
@@ -195,6 +228,7 @@ extension SyncMessage {
           refusedFormat = found
           throw reader.error(.invalidValue("format \(found)"))
         }
+        format = found
       case .acknowledged: try reader.read(into: &acknowledged)
       case .household: try reader.read(into: &household)
       case .recipient: try reader.read(into: &recipient)
@@ -221,11 +255,23 @@ extension SyncMessage {
         guard let table = replicas else {
           throw reader.error(.invalidValue("the state comes before the table of replicas"))
         }
-        used = try reader.numberingReplicasNotingUses(table) { reader throws(JSONError) in
-          state = try HouseholdState.AsRead(from: &reader)
-        }.used
+        noteUses(
+          try reader.numberingReplicasNotingUses(table) { reader throws(JSONError) in
+            state = try HouseholdState.AsRead(from: &reader)
+          }.used)
       case .through: try reader.read(into: &through)
+      case .version:
+        guard let table = replicas else {
+          throw reader.error(.invalidValue("the version comes before the table of replicas"))
+        }
+        noteUses(
+          try reader.numberingReplicasNotingUses(table) { reader throws(JSONError) in
+            version = try HouseholdVersion(from: &reader)
+          }.used)
       }
+    }
+    if version != nil, format! < currentFormat {
+      throw JSONError(.invalidValue("a format-\(format!) message has no version"), at: start)
     }
     // The required members are each filled.
     let table = replicas!
@@ -234,7 +280,7 @@ extension SyncMessage {
       through: through!, since: since,
       recipient: try recipient.map { number throws(JSONError) in
         try reader.replica(numbered: number, in: table)
-      }, acknowledged: acknowledged, state: state?.state)
+      }, acknowledged: acknowledged, state: state?.state, senderVersion: version)
     message.greatestTimestampRead = state.map(\.greatestTimestamp)
     if let problem = message.inconsistency {
       throw JSONError(.invalidValue(problem), at: start)
@@ -256,8 +302,10 @@ extension SyncMessage {
     if let since {
       if recipient == nil { return "a delta names no recipient" }
       if since > through { return "a delta starts after it ends" }
-    } else if state == nil {
+    } else if state == nil, senderVersion == nil {
       return "a full state has no state"
+    } else if state != nil, senderVersion != nil {
+      return "a full state carries a version besides its state's"
     }
     if acknowledged != nil && recipient == nil {
       return "an acknowledgment names no recipient"

@@ -26,6 +26,13 @@ import SemanticCRDT
 /// holds beyond its state when it sent that number, as a delta that starts there
 /// (docs/decisions/0042).
 ///
+/// A session that announces (``init(announcingVersions:)``) opens with its replica's version
+/// instead of its whole state (an announcement), and a peer answers with what this replica
+/// lacks beside it; to a peer that announces too, the version goes with each message until the
+/// peer acknowledges one. Two such sessions exchange no full state at all
+/// (docs/decisions/0043). Builds before format 4 refuse such messages: announce only in a
+/// household whose devices all run this build or a later one.
+///
 /// ```swift
 /// var session = SyncSession()                   // one per peer, for as long as the link lasts
 /// send(session.message(from: &replica).encoded())
@@ -50,18 +57,49 @@ public struct SyncSession: Sendable {
   private var sentThrough: UInt64 = 0
   /// What the peer's incarnation held when it sent the last full state this replica merged: it
   /// holds at least that still (an incarnation's state only grows), so what this replica has
-  /// beyond it is all that incarnation lacks. `nil` until a full state of `peer` is merged.
+  /// beyond it is all that incarnation lacks. `nil` until a full state of `peer` is merged or
+  /// a version of it learned.
   private var peerHeld: HouseholdVersion?
+  /// Whether the next message must be the whole state: an acknowledgment was ignored, and only
+  /// a full state sets back what the peer holds of this replica (a version it announces since
+  /// does not).
+  private var owesFullState = false
+  /// Whether the peer's incarnation answered this replica's incarnation without its version:
+  /// it does not announce, and only a full state gives it what this replica holds.
+  private var answeredWithoutVersion = false
+  /// Whether the peer's incarnation sent a version (format 4): it reads format 4, so this
+  /// replica's version may go with what it is sent. A peer that opened with its whole state may
+  /// be a build before format 4, and is sent format 3.
+  private var peerAnnounces = false
 
-  /// A session with a peer not heard from yet: its first message is a full state.
-  public init() {}
+  /// Whether the session opens with its replica's version rather than its whole state, and
+  /// sends that version while the peer has acknowledged nothing (format 4 messages).
+  public let announcesVersions: Bool
+  /// How many versions of the peer's this session ignored because they claimed writes of this
+  /// replica's incarnation that it never made, or more writes of a replica than any device
+  /// makes (a forged version): each would have left those writes out of what the peer is sent.
+  public private(set) var ignoredVersions = 0
+
+  /// A session with a peer not heard from yet.
+  ///
+  /// - Parameter announcingVersions: Whether the first message is the replica's version (an
+  ///   announcement, format 4) rather than its whole state (format 3), and messages carry the
+  ///   version while the peer has acknowledged nothing. A build before format 4 refuses such a
+  ///   message (``SyncMessageError/newerFormat(found:supported:)``), losing nothing but
+  ///   receiving nothing: turn it on once every device of the household runs this build or a
+  ///   later one. A session that does not announce still reads and answers announcements.
+  public init(announcingVersions: Bool = false) {
+    announcesVersions = announcingVersions
+  }
 
   /// What to send the peer now: a delta of the changes after the last one it acknowledged,
   /// addressed to its incarnation. When the change log no longer reaches that one, a delta that
   /// starts there of what this replica holds beyond its state when it sent that number (or an
   /// earlier one), if it knows that state. While the peer has acknowledged none, the delta of
-  /// what this replica holds beyond the last full state of that incarnation's it merged,
-  /// starting at change 0. Otherwise the full state. Making it marks the local writes it
+  /// what this replica holds beyond the last full state or version of that incarnation's it
+  /// learned, starting at change 0, with this replica's version when the session announces.
+  /// Otherwise the full state, or, to a peer not heard from, this replica's version when the
+  /// session announces (``SyncMessage/isAnnouncement``). Making it marks the local writes it
   /// carries, so that the next delta after them leaves them out, and notes the last change it
   /// carries, past which no acknowledgment is taken, and in the change log the version of the
   /// state it carries; the state does not change.
@@ -76,17 +114,26 @@ public struct SyncSession: Sendable {
     sentThrough = max(sentThrough, through)
     replica.changes.log.noteSent(replica.state)
     func full() -> SyncMessage {
-      SyncMessage(
+      owesFullState = false
+      return SyncMessage(
         household: replica.householdID, sender: replica.replicaID, through: through, since: nil,
         recipient: peer?.replica, acknowledged: peer?.merged, state: replica.state)
     }
-    guard let peer else { return full() }
-    func delta(_ delta: HouseholdState?, since start: UInt64) -> SyncMessage {
+    func announcement() -> SyncMessage {
+      SyncMessage(
+        household: replica.householdID, sender: replica.replicaID, through: through, since: nil,
+        recipient: peer?.replica, acknowledged: peer?.merged, state: nil,
+        senderVersion: replica.state.version)
+    }
+    guard let peer else { return announcesVersions ? announcement() : full() }
+    func delta(
+      _ delta: HouseholdState?, since start: UInt64, senderVersion: HouseholdVersion? = nil
+    ) -> SyncMessage {
       let empty = delta.map { $0 == HouseholdState(emptyDeltaLike: replica.state) } ?? true
       return SyncMessage(
         household: replica.householdID, sender: replica.replicaID, through: through,
         since: start, recipient: peer.replica, acknowledged: peer.merged,
-        state: empty ? nil : delta)
+        state: empty ? nil : delta, senderVersion: senderVersion)
     }
     if local == replica.replicaID, let start = peer.acknowledged {
       if let changes = replica.changes.log.delta(
@@ -103,11 +150,24 @@ public struct SyncSession: Sendable {
         return delta(replica.delta(since: held), since: start)
       }
     }
-    guard let peerHeld else { return full() }
-    return delta(replica.delta(since: peerHeld), since: 0)
+    // A peer heard from whose version is not known (it sent none yet, or one this session
+    // ignored) is told this replica's, until it answers without its own (it does not announce)
+    // or an acknowledgment of it was ignored: then the whole state goes, the only message that
+    // sets back what the peer holds of this replica.
+    guard let peerHeld, !owesFullState else {
+      return announcesVersions && !owesFullState && !answeredWithoutVersion
+        ? announcement() : full()
+    }
+    return delta(
+      replica.delta(since: peerHeld), since: 0,
+      senderVersion: announcesVersions && peerAnnounces ? replica.state.version : nil)
   }
 
-  /// Merges a message from the peer into `replica` and learns what each side has merged.
+  /// Merges a message from the peer into `replica` and learns what each side has merged, and
+  /// the version the peer's incarnation holds at least (its full state's, or the one it
+  /// announced: ``SyncMessage/senderVersion``). An announcement merges nothing. A version that
+  /// claims writes of this replica's incarnation it never made, or more writes of a replica
+  /// than any device makes, is ignored (``ignoredVersions``).
   ///
   /// - Returns: What the merge did, or `nil` when the message was a delta addressed to another
   ///   incarnation of this replica (an earlier one, before a restart) and was discarded.
@@ -138,7 +198,7 @@ public struct SyncSession: Sendable {
     if mayMerge, let since = message.since, since > (progress.merged ?? 0) {
       // Learned: the sender's incarnation, so that the next message is addressed to it.
       peer = progress
-      if !samePeer { peerHeld = nil }
+      if !samePeer { forgetPeerIncarnation() }
       local = replica.replicaID
       throw .deltaSkipsChanges(since: since, merged: progress.merged ?? 0)
     }
@@ -152,12 +212,30 @@ public struct SyncSession: Sendable {
         } ?? MergeReport()
       // A full state holds every change up to its `through` and promises nothing past it: a
       // number above it, learned from a forged `through`, goes, so that this replica stops
-      // acknowledging changes the sender never sent (which it ignores) and deltas resume.
-      progress.merged =
-        message.isDelta ? max(progress.merged ?? 0, message.through) : message.through
+      // acknowledging changes the sender never sent (which it ignores) and deltas resume. An
+      // announcement holds none of them.
+      if message.isDelta {
+        progress.merged = max(progress.merged ?? 0, message.through)
+      } else if !message.isAnnouncement {
+        progress.merged = message.through
+      }
     }
-    if !samePeer { peerHeld = nil }
+    if !samePeer { forgetPeerIncarnation() }
+    if local != replica.replicaID { answeredWithoutVersion = false }
     if mayMerge, !message.isDelta, let state = message.state { peerHeld = state.version }
+    if message.isDelta, message.recipient == replica.replicaID, message.senderVersion == nil {
+      answeredWithoutVersion = true
+    }
+    if let version = message.senderVersion {
+      // The sender's incarnation held that version when it sent it, and holds at least as much
+      // now: joined with what was known.
+      if version.claimsMoreWrites(of: replica.replicaID, than: replica.state) {
+        ignoredVersions += 1
+      } else {
+        peerHeld = peerHeld.map { $0.merging(version) } ?? version
+        peerAnnounces = true
+      }
+    }
     if message.recipient == replica.replicaID {
       // No peer can have merged a change this session never sent it: such an acknowledgment is
       // forged, or answers a forged `through` (one just ahead that this replica's changes then
@@ -175,6 +253,7 @@ public struct SyncSession: Sendable {
         ignoredAcknowledgments += 1
         progress.acknowledged = nil
         peerHeld = nil
+        owesFullState = true
       } else {
         progress.acknowledged = message.acknowledged
       }
@@ -182,6 +261,14 @@ public struct SyncSession: Sendable {
     peer = progress
     local = replica.replicaID
     return report
+  }
+
+  /// Forgets what the session learned of the peer's incarnation, when another one speaks: a
+  /// restarted peer may have seen less than its earlier self (ADR 0007).
+  private mutating func forgetPeerIncarnation() {
+    peerHeld = nil
+    peerAnnounces = false
+    answeredWithoutVersion = false
   }
 }
 

@@ -28,6 +28,14 @@ public struct JSONWriter: Sendable {
     storage.reserveCapacity(capacity)
   }
 
+  /// A writer with an empty buffer that numbers replicas as `other` does and goes on from its
+  /// table: for one document whose parts are written apart and share one table.
+  public init(numberingAs other: JSONWriter, capacity: Int = 4096) {
+    self.init(capacity: capacity)
+    replicaNumbers = other.replicaNumbers
+    numberedReplicas = other.numberedReplicas
+  }
+
   /// The bytes written so far.
   public var bytes: [UInt8] { storage }
 

@@ -76,6 +76,6 @@ enum FormatFixtures {
     received.merge(try #require(delta.state))
     #expect(received.isLessThanOrEqual(to: sender))
     #expect(received.categories[CategoryKey(normalizing: "Late")] != nil)
-    #expect(SyncMessage.currentFormat == 3)
+    #expect(SyncMessage.formatWithoutVersion == 3 && SyncMessage.currentFormat == 4)
   }
 }

@@ -147,6 +147,33 @@ import Testing
         == ["Bakery", "Dairy", "Frozen", "Produce"])
   }
 
+  /// A store told to announce opens each new session with its version, and two announcing
+  /// sides converge on deltas alone (ADR 0043).
+  @Test func aStoreThatAnnouncesSyncsWithoutAFullState() async throws {
+    let folder = TemporaryFolder()
+    let store = try await HouseholdStore(
+      fileURL: folder.file("phone.json"),
+      firstLaunch: .createHousehold(ownerName: "Sam", owner: Self.owner))
+    #expect(await !store.announcesVersions)
+    await store.announceVersions()
+    try await store.edit { _ = try $0.getOrCreateCategory(displayName: "Produce") }
+    var tablet = HouseholdReplica(joining: store.householdID, member: Self.owner)
+    _ = try tablet.getOrCreateCategory(displayName: "Bakery")
+    var session = SyncSession(announcingVersions: true)
+    var messages: [SyncMessage] = []
+    for _ in 0..<3 {
+      let fromStore = await store.syncMessage(forPeer: "tablet")
+      try session.receive(fromStore, into: &tablet)
+      let fromTablet = session.message(from: &tablet)
+      try await store.receive(fromTablet, fromPeer: "tablet")
+      messages += [fromStore, fromTablet]
+    }
+    #expect(messages.first?.isAnnouncement == true)
+    #expect(messages.allSatisfy { $0.isDelta || $0.isAnnouncement })
+    #expect(await store.replica.state == tablet.state)
+    #expect(tablet.category(named: "Produce") != nil)
+  }
+
   /// A merge that answers a forged claim on this device's writes writes records again
   /// (``MergeReport/reissuedRecords``): those writes are changes like any other, and a flush
   /// returns once the files hold them. The store once saved only the merged delta and left the

@@ -9,8 +9,11 @@ import Testing
 /// repeats and reorders them, while they edit and are restored from old backups as new
 /// incarnations.
 ///
+/// Devices may announce (`SyncSession(announcingVersions:)`): their sessions open with their
+/// version instead of their state, and a peer answers with what they lack (ADR 0043).
+///
 /// At every delivery, settling included, merging a delta must give what merging the sender's
-/// whole state at the time it sent would have given: a delta that leaves out a change the receiver lacks, or
+/// whole state at the time it sent would have given, and an announcement must change nothing: a delta that leaves out a change the receiver lacks, or
 /// retires a write without the one that superseded it, fails here, at the step. At the end the
 /// devices exchange messages until none carries a change: they must be equal, hold the join of
 /// every device's state, and then send each other empty deltas.
@@ -46,6 +49,12 @@ struct SyncSessionPropertyTests {
     /// keeps the removal, and restores it: the records come back as local writes made
     /// together.
     case removeAndRestore(device: Int)
+    /// The device's sessions made from now on announce its version.
+    case announce(device: Int)
+    /// `from` sends `to` its message with a version that claims 1,000 more writes of `to`'s
+    /// incarnation than it has made (added to the message when it has none; a full state is
+    /// sent as it is): a forged version, which `to` must ignore.
+    case forgeVersion(from: Int, to: Int)
 
     var description: String {
       switch self {
@@ -63,6 +72,8 @@ struct SyncSessionPropertyTests {
       case .forgeThrough(let from, let to, let ahead):
         "d\(from) → d\(to) with a through \(ahead) ahead"
       case .removeAndRestore(let device): "d\(device): lists and plans removed, restored"
+      case .announce(let device): "d\(device): sessions announce"
+      case .forgeVersion(let from, let to): "d\(from) → d\(to) with a forged version"
       }
     }
   }
@@ -89,6 +100,13 @@ struct SyncSessionPropertyTests {
   ]
 
   static func generate(_ random: inout SplitMix64) -> [Step] {
+    var steps = generateExchanges(&random)
+    announcing(&steps, &random)
+    return steps
+  }
+
+  /// Edits, exchanges and restores, as ``generate(_:)`` drew them before devices announced.
+  static func generateExchanges(_ random: inout SplitMix64) -> [Step] {
     var steps = (0..<random.int(in: 10...90)).map { _ -> Step in
       let device = random.int(in: 0..<devices)
       switch random.int(in: 0..<100) {
@@ -113,6 +131,15 @@ struct SyncSessionPropertyTests {
     return steps
   }
 
+  /// Puts in `steps` that some devices announce, from the start or from a later step: drawn
+  /// after the others, so that the seeds drawn before keep their steps.
+  static func announcing(_ steps: inout [Step], _ random: inout SplitMix64) {
+    for device in 0..<devices where random.chance(0.5) {
+      steps.insert(
+        .announce(device: device), at: random.chance(0.5) ? 0 : random.int(in: 0...steps.count))
+    }
+  }
+
   /// Two different devices, drawn as the forged steps always drew them.
   static func link(_ random: inout SplitMix64) -> (from: Int, to: Int) {
     let from = random.int(in: 0..<devices)
@@ -121,10 +148,10 @@ struct SyncSessionPropertyTests {
     return (from, to)
   }
 
-  /// ``generate(_:)``'s steps (drawn first, so its seeds mean what they did), with forged
-  /// acknowledgments put in among them.
+  /// ``generateExchanges(_:)``'s steps (drawn first, so its seeds mean what they did), with
+  /// forged acknowledgments, `through` values and versions put in among them.
   static func generateWithForgeries(_ random: inout SplitMix64) -> [Step] {
-    var steps = generate(&random)
+    var steps = generateExchanges(&random)
     for _ in 0..<random.int(in: 1...6) {
       let (from, to) = link(&random)
       steps.insert(
@@ -157,6 +184,11 @@ struct SyncSessionPropertyTests {
       steps.insert(
         .shrinkLog(device: random.int(in: 0..<devices)), at: random.int(in: 0...steps.count / 4))
     }
+    for _ in 0..<random.int(in: 0...4) {
+      let (from, to) = link(&random)
+      steps.insert(.forgeVersion(from: from, to: to), at: random.int(in: 0...steps.count))
+    }
+    announcing(&steps, &random)
     return steps
   }
 
@@ -166,6 +198,7 @@ struct SyncSessionPropertyTests {
     var backup: HouseholdState
     var incarnations = 0
     var tinyLog = false
+    var announces = false
     let index: Int
 
     init(_ index: Int) {
@@ -214,7 +247,7 @@ struct SyncSessionPropertyTests {
 
     /// Makes this device's message for `peer`.
     mutating func message(for peer: Int) -> SyncMessage {
-      sessions[peer, default: SyncSession()].message(from: &replica)
+      sessions[peer, default: SyncSession(announcingVersions: announces)].message(from: &replica)
     }
 
     /// Receives `bytes` from `peer`: whether the message was merged. A delta that starts
@@ -223,7 +256,7 @@ struct SyncSessionPropertyTests {
     mutating func receive(_ bytes: [UInt8], from peer: Int) throws -> Bool {
       let message = try SyncMessage(decoding: bytes)
       do {
-        return try sessions[peer, default: SyncSession()].receive(
+        return try sessions[peer, default: SyncSession(announcingVersions: announces)].receive(
           message, into: &replica, policy: .allowingAnyRemoval) != nil
       } catch .deltaSkipsChanges {
         return false
@@ -270,6 +303,10 @@ struct SyncSessionPropertyTests {
           devices[device].shrinkLog()
         case .removeAndRestore(let device):
           devices[device].removeAndRestore()
+        case .announce(let device):
+          devices[device].announces = true
+        case .forgeVersion(let from, let to):
+          network.append(forged(from: from, to: to, &devices, claimingWritesOf: to))
         case .forgeAcknowledgment(let from, let to, let value):
           let sequence = devices[to].replica.changes.log.sequence
           network.append(
@@ -296,15 +333,24 @@ struct SyncSessionPropertyTests {
   /// addressed to `to`, as an acknowledgment must be), and its `through` raised by `ahead`.
   static func forged(
     from: Int, to: Int, _ devices: inout [Device], acknowledging acknowledged: UInt64? = nil,
-    throughAhead ahead: UInt64 = 0
+    throughAhead ahead: UInt64 = 0, claimingWritesOf claimed: Int? = nil
   ) -> InFlight {
     let real = devices[from].message(for: to)
+    var version = real.senderVersion
+    if let claimed, real.isDelta || real.isAnnouncement {
+      let victim = devices[claimed].replica
+      version = version ?? devices[from].replica.state.version
+      version!.categories.merge(
+        VersionVector([
+          victim.replicaID: victim.state.categories.context.maximum(of: victim.replicaID) + 1_000
+        ]))
+    }
     let forged = SyncMessage(
       household: real.household, sender: real.sender, through: real.through + ahead,
       since: real.since,
       recipient: acknowledged == nil
         ? real.recipient : real.recipient ?? devices[to].replica.replicaID,
-      acknowledged: acknowledged ?? real.acknowledged, state: real.state)
+      acknowledged: acknowledged ?? real.acknowledged, state: real.state, senderVersion: version)
     return InFlight(
       from: from, to: to, bytes: forged.encoded(), senderState: devices[from].replica.state)
   }
@@ -314,7 +360,9 @@ struct SyncSessionPropertyTests {
     let before = devices[sent.to].replica.state
     let merged = try devices[sent.to].receive(sent.bytes, from: sent.from)
     let after = devices[sent.to].replica.state
-    if merged {
+    if try SyncMessage(decoding: sent.bytes).isAnnouncement {
+      if after != before { return "an announcement changed the state" }
+    } else if merged {
       var expected = before
       expected.merge(sent.senderState)
       if after != expected { return "the merge is not the sender's whole state's" }

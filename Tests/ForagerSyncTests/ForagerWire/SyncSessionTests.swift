@@ -360,11 +360,13 @@ import Testing
         return error
       }
     }
-    let current = SyncMessage.currentFormat
+    // A message without its sender's version is format 3, which builds before format 4 read.
+    let current = SyncMessage.formatWithoutVersion
+    let newest = SyncMessage.currentFormat
     #expect(
       refusal(
-        text.replacingOccurrences(of: #""format":\#(current)"#, with: #""format":\#(current + 1)"#))
-        == .newerFormat(found: current + 1, supported: current))
+        text.replacingOccurrences(of: #""format":\#(current)"#, with: #""format":\#(newest + 1)"#))
+        == .newerFormat(found: newest + 1, supported: newest))
     for older: Int64 in [0, 1] {
       #expect(
         refusal(

@@ -114,3 +114,36 @@ extension HouseholdState {
     return claims.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
   }
 }
+
+extension HouseholdVersion {
+  /// Whether this version, a peer's word about the state it holds, claims a write of `replica`
+  /// that `local` (that replica's own state) has not made, or a write of any replica beyond
+  /// ``HouseholdState/plausibleWritesPerReplica``: a forged version. Answered as the truth, it
+  /// would leave those writes out of what is sent to the peer for as long as it claims them.
+  ///
+  /// - Complexity: O(*r*) per map for *r* replicas.
+  package func claimsMoreWrites(of replica: ReplicaID, than local: HouseholdState) -> Bool {
+    struct Claims: HouseholdMapVisitor {
+      let version: HouseholdVersion
+      let local: HouseholdState
+      let replica: ReplicaID
+      var forged = false
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        forged =
+          forged
+          || Self.forged(
+            version[keyPath: map.version], local[keyPath: map.records].context, replica)
+      }
+      static func forged(_ vector: VersionVector, _ seen: CausalContext, _ replica: ReplicaID)
+        -> Bool
+      {
+        vector[replica] > seen.maximum(of: replica)
+          || vector.counters.values.contains { $0 > HouseholdState.plausibleWritesPerReplica }
+      }
+    }
+    var claims = Claims(version: self, local: local, replica: replica)
+    HouseholdState.forEachMap(
+      &claims, carrying: CarriedMapName.union(carriedMaps.keys, local.carriedMaps.keys))
+    return claims.forged || Claims.forged(categoryMoves, local.moves.context, replica)
+  }
+}
