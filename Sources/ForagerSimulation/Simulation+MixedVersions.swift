@@ -120,7 +120,7 @@ extension Simulation {
     return SyncMessage(
       household: message.household, sender: message.sender, through: message.through,
       since: message.since, recipient: message.recipient, acknowledged: message.acknowledged,
-      state: state)
+      state: state, senderVersion: message.senderVersion)
   }
 
   /// Notes a message a device of this build refused (mixed-versions scenario, no hostile

@@ -175,7 +175,7 @@ extension Simulation {
     return SyncMessage(
       household: message.household, sender: message.sender, through: message.through,
       since: message.since, recipient: message.recipient, acknowledged: message.acknowledged,
-      state: state)
+      state: state, senderVersion: message.senderVersion)
   }
 
   /// What a merge's report says a device did against forged claims on its own writes: its
