@@ -120,7 +120,9 @@ extension Simulation {
   mutating func receive(_ message: SyncMessage, from sender: Int, into receiver: Int) -> Bool {
     let message = carryingAsTheReceiversBuild(injectingMergeFaults(into: message), receiver)
     var session = devices[receiver].sessions[sender] ?? newSession()
-    let ignoredBefore = (session.ignoredAcknowledgments, session.ignoredVersions)
+    let ignoredBefore = (
+      acknowledgments: session.ignoredAcknowledgments, versions: session.ignoredVersions
+    )
     let before = devices[receiver].replica!.state.version
     let shelvesBefore = devices[receiver].replica!.state[carried: Shelf.map].context
     let result = Result { () throws(HouseholdError) in
@@ -128,8 +130,9 @@ extension Simulation {
     }
     // A session learns the sender's incarnation even from a message it refuses.
     devices[receiver].sessions[sender] = session
-    report.defences.ignoredAcknowledgments += session.ignoredAcknowledgments - ignoredBefore.0
-    report.defences.ignoredVersions += session.ignoredVersions - ignoredBefore.1
+    report.defences.ignoredAcknowledgments +=
+      session.ignoredAcknowledgments - ignoredBefore.acknowledgments
+    report.defences.ignoredVersions += session.ignoredVersions - ignoredBefore.versions
     var mergeChanged = false
     switch result {
     case .failure(let error):

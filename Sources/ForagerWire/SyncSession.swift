@@ -150,13 +150,14 @@ public struct SyncSession: Sendable {
         return delta(replica.delta(since: held), since: start)
       }
     }
+    // After an ignored acknowledgment only the whole state sets back what the peer holds of
+    // this replica, whatever version it sent since.
+    if owesFullState { return full() }
     // A peer heard from whose version is not known (it sent none yet, or one this session
-    // ignored) is told this replica's, until it answers without its own (it does not announce)
-    // or an acknowledgment of it was ignored: then the whole state goes, the only message that
-    // sets back what the peer holds of this replica.
-    guard let peerHeld, !owesFullState else {
-      return announcesVersions && !owesFullState && !answeredWithoutVersion
-        ? announcement() : full()
+    // ignored) is told this replica's, until it answers without its own (it does not announce):
+    // then the whole state goes.
+    guard let peerHeld else {
+      return announcesVersions && !answeredWithoutVersion ? announcement() : full()
     }
     return delta(
       replica.delta(since: peerHeld), since: 0,

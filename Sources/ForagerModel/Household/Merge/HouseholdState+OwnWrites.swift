@@ -123,27 +123,29 @@ extension HouseholdVersion {
   ///
   /// - Complexity: O(*r*) per map for *r* replicas.
   package func claimsMoreWrites(of replica: ReplicaID, than local: HouseholdState) -> Bool {
-    struct Claims: HouseholdMapVisitor {
+    let carried = CarriedMapName.union(carriedMaps.keys, local.carriedMaps.keys)
+    let vectors = claimingVectors(carrying: carried)
+    let unmade = zip(vectors, local.claimingContexts(carrying: carried)).contains {
+      vector, seen in vector[replica] > seen.maximum(of: replica)
+    }
+    let implausible = vectors.contains { vector in
+      vector.counters.values.contains { $0 > HouseholdState.plausibleWritesPerReplica }
+    }
+    return unmade || implausible
+  }
+
+  /// The version of every map of records, the carried maps named in `carried` last, then the
+  /// category moves': aligned with ``HouseholdState``'s `claimingContexts(carrying:)`.
+  func claimingVectors(carrying carried: [String]) -> [VersionVector] {
+    struct Vectors: HouseholdMapVisitor {
       let version: HouseholdVersion
-      let local: HouseholdState
-      let replica: ReplicaID
-      var forged = false
+      var vectors: [VersionVector] = []
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
-        forged =
-          forged
-          || Self.forged(
-            version[keyPath: map.version], local[keyPath: map.records].context, replica)
-      }
-      static func forged(_ vector: VersionVector, _ seen: CausalContext, _ replica: ReplicaID)
-        -> Bool
-      {
-        vector[replica] > seen.maximum(of: replica)
-          || vector.counters.values.contains { $0 > HouseholdState.plausibleWritesPerReplica }
+        vectors.append(version[keyPath: map.version])
       }
     }
-    var claims = Claims(version: self, local: local, replica: replica)
-    HouseholdState.forEachMap(
-      &claims, carrying: CarriedMapName.union(carriedMaps.keys, local.carriedMaps.keys))
-    return claims.forged || Claims.forged(categoryMoves, local.moves.context, replica)
+    var gather = Vectors(version: self)
+    HouseholdState.forEachMap(&gather, carrying: carried)
+    return gather.vectors + [categoryMoves]
   }
 }
