@@ -42,10 +42,14 @@ package struct ChangeLog: Sendable {
     var weight: Int
   }
 
-  /// The number of the last change.
-  package private(set) var sequence: UInt64 = 0
+  /// The number of the last change. Change 1 is the state the replica opened with, which the
+  /// log does not hold: so a peer that acknowledges a number has merged a message that carried
+  /// that state, and 0 is what a session that merged nothing of this replica would say. (Were
+  /// the opening state numbered 0, a forged acknowledgment of 0 would be sent a delta without
+  /// it, which a peer that merged nothing takes: `SyncSessionPropertyTests`' regression seed.)
+  package private(set) var sequence: UInt64 = 1
   /// Every change after this number is held; those up to it may not be.
-  package private(set) var floor: UInt64 = 0
+  package private(set) var floor: UInt64 = 1
   private var entries: [Entry] = []
   /// Local writes after the last entry, joined: made an entry by ``seal(recordCount:)``, or by
   /// the next merge, so that a write costs one join into it.
