@@ -225,7 +225,8 @@ extension Simulation {
     }
     let forged = SyncMessage(
       household: honest.household, sender: honest.sender, through: through, since: since,
-      recipient: recipient, acknowledged: acknowledged, state: state, senderVersion: version)
+      recipient: recipient, acknowledged: acknowledged, state: state, senderVersion: version,
+      compact: honest.isCompact)
     record(
       "a hostile peer sends \(name(receiver)) a message on \(name(peer))'s link with a \(act.rawValue)",
       device: receiver)

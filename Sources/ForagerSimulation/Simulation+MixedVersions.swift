@@ -117,10 +117,7 @@ extension Simulation {
       !state.carriedMapNames.isEmpty
     else { return message }
     for name in state.carriedMapNames { state[carried: name] = ORMap() }
-    return SyncMessage(
-      household: message.household, sender: message.sender, through: message.through,
-      since: message.since, recipient: message.recipient, acknowledged: message.acknowledged,
-      state: state, senderVersion: message.senderVersion)
+    return message.carrying(state)
   }
 
   /// Notes a message a device of this build refused (mixed-versions scenario, no hostile

@@ -175,10 +175,7 @@ extension Simulation {
       return message
     }
     state.ingredients = ORMap()
-    return SyncMessage(
-      household: message.household, sender: message.sender, through: message.through,
-      since: message.since, recipient: message.recipient, acknowledged: message.acknowledged,
-      state: state, senderVersion: message.senderVersion)
+    return message.carrying(state)
   }
 
   /// What a merge's report says a device did against forged claims on its own writes: its

@@ -281,7 +281,8 @@ extension HouseholdStore {
   /// announcing it: turn it on once every device of the household runs a build that reads
   /// format 4 messages (this one or later; an older build refuses them and receives nothing).
   /// Two sessions that announce exchange what each lacks and never a full state
-  /// (docs/decisions/0043). Sessions already made keep what they do.
+  /// (docs/decisions/0043), and write compactly (format 5) to each other from the first answer
+  /// on (docs/decisions/0044). Sessions already made keep what they do.
   public func announceVersions(_ announcing: Bool = true) {
     announcesVersions = announcing
   }

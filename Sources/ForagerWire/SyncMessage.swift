@@ -33,9 +33,14 @@ public struct SyncMessage: Equatable, Sendable {
   /// announces (``SyncSession/init(announcingVersions:)``) while the recipient has acknowledged
   /// nothing: the sender's incarnation holds at least that state for as long as it lives, so
   /// the recipient answers with what it holds beyond it rather than with its whole state
-  /// (docs/decisions/0043). `nil` otherwise. A message with it is format 4, which builds
-  /// before format 4 refuse.
+  /// (docs/decisions/0043). `nil` otherwise. A message with it is format 4 (or 5, if
+  /// compact), which builds before format 4 refuse.
   public let senderVersion: HouseholdVersion?
+  /// Whether the message is format 5, which writes its state compactly: each causal context's
+  /// intervals as gaps, each record without the part its map's key says (docs/decisions/0044).
+  /// A session writes it to a peer that sent one, and announces in it. Builds before format 5
+  /// refuse it. Not part of the message's value: a message reads the same either way.
+  public let isCompact: Bool
   /// The state's greatest timestamp as found while decoding the message, so that the merge
   /// does not scan the state again (`.some(nil)` for a state without stamps, ADR 0027); `nil`
   /// for a message made in memory. Not part of the message's value: two messages that differ
@@ -45,7 +50,7 @@ public struct SyncMessage: Equatable, Sendable {
   public init(
     household: HouseholdID, sender: ReplicaID, through: UInt64, since: UInt64?,
     recipient: ReplicaID?, acknowledged: UInt64?, state: HouseholdState?,
-    senderVersion: HouseholdVersion? = nil
+    senderVersion: HouseholdVersion? = nil, compact: Bool = false
   ) {
     self.household = household
     self.sender = sender
@@ -55,6 +60,7 @@ public struct SyncMessage: Equatable, Sendable {
     self.acknowledged = acknowledged
     self.state = state
     self.senderVersion = senderVersion
+    isCompact = compact
   }
 
   public static func == (left: SyncMessage, right: SyncMessage) -> Bool {
@@ -63,6 +69,15 @@ public struct SyncMessage: Equatable, Sendable {
         right.household, right.sender, right.through, right.since, right.recipient,
         right.acknowledged
       ) && left.state == right.state && left.senderVersion == right.senderVersion
+  }
+
+  /// The same message carrying `state` instead, in the same format: for a tool that plays a
+  /// fault in what a message carries.
+  public func carrying(_ state: HouseholdState?) -> SyncMessage {
+    SyncMessage(
+      household: household, sender: sender, through: through, since: since,
+      recipient: recipient, acknowledged: acknowledged, state: state,
+      senderVersion: senderVersion, compact: isCompact)
   }
 
   /// Whether the message is a delta (for one incarnation) rather than a full state.
@@ -81,11 +96,16 @@ public struct SyncMessage: Equatable, Sendable {
 // MARK: - Bytes
 
 extension SyncMessage {
-  /// The newest format this build reads and writes, the first member of every message: 4,
-  /// format 3 with the sender's version (``senderVersion``, docs/decisions/0043). A message
-  /// without that version is written as format 3 (``formatWithoutVersion``), so that builds
-  /// before format 4 read every message of a session that does not announce.
-  public static let currentFormat: Int64 = 4
+  /// The newest format this build reads and writes, the first member of every message: 5,
+  /// format 4 with its state written compactly (``isCompact``, docs/decisions/0044). A message
+  /// that is not compact is written as format 4 with a version (``formatWithVersion``) and as
+  /// format 3 without one (``formatWithoutVersion``), so that builds before format 4 read every
+  /// message of a session that does not announce.
+  public static let currentFormat: Int64 = 5
+
+  /// The format of a message with ``senderVersion`` that is not compact: 4, format 3 with the
+  /// sender's version (docs/decisions/0043).
+  public static let formatWithVersion: Int64 = 4
 
   /// The format of a message without ``senderVersion``: 3, whose states leave out a field at
   /// its default and name the kind of a field added since format 2 (ADR 0036).
@@ -120,7 +140,8 @@ extension SyncMessage {
 
   /// The message as JSON, members in name order and those that are `nil` left out:
   /// `{"acknowledged":4,"format":3,"household":…,"recipient":1,"replicas":["phone","tablet",…],
-  /// "sender":0,"since":7,"state":…,"through":9}`, and `"version":…` last in format 4. Each
+  /// "sender":0,"since":7,"state":…,"through":9}`, and `"version":…` last in formats 4 and 5
+  /// (format 5 writes the state compactly: ``isCompact``). Each
   /// replica is named once, in `replicas`; the sender, the recipient and every replica in the
   /// state and the version are numbers, indexes into it.
   ///
@@ -128,6 +149,7 @@ extension SyncMessage {
   public func json() -> [UInt8] {
     var numbering = JSONWriter()
     numbering.numberReplicas()
+    numbering.writesCompactly = isCompact
     let senderNumber = numbering.number(of: sender)!
     let recipientNumber = recipient.map { numbering.number(of: $0)! }
     state?.write(to: &numbering)
@@ -136,7 +158,11 @@ extension SyncMessage {
     var writer = JSONWriter(capacity: numbering.count + versionWriter.count + 256)
     writer.beginObject()
     if let acknowledged { writer.field("acknowledged", acknowledged) }
-    writer.field("format", senderVersion == nil ? Self.formatWithoutVersion : Self.currentFormat)
+    writer.field(
+      "format",
+      isCompact
+        ? Self.currentFormat
+        : senderVersion == nil ? Self.formatWithoutVersion : Self.formatWithVersion)
     writer.field("household", household)
     if let recipientNumber { writer.field("recipient", UInt64(recipientNumber)) }
     writer.field("replicas", versionWriter.numberedReplicas)
@@ -255,9 +281,18 @@ extension SyncMessage {
         guard let table = replicas else {
           throw reader.error(.invalidValue("the state comes before the table of replicas"))
         }
+        // So does the format, which says how the state is written.
+        guard let format else {
+          throw reader.error(.invalidValue("the state comes before the format"))
+        }
+        let compact = format == currentFormat
         noteUses(
           try reader.numberingReplicasNotingUses(table) { reader throws(JSONError) in
-            state = try HouseholdState.AsRead(from: &reader)
+            state =
+              compact
+              ? try reader.readingCompactly { reader throws(JSONError) in
+                try HouseholdState.AsRead(from: &reader)
+              } : try HouseholdState.AsRead(from: &reader)
           }.used)
       case .through: try reader.read(into: &through)
       case .version:
@@ -270,7 +305,7 @@ extension SyncMessage {
           }.used)
       }
     }
-    if version != nil, format! < currentFormat {
+    if version != nil, format! < formatWithVersion {
       throw JSONError(.invalidValue("a format-\(format!) message has no version"), at: start)
     }
     // The required members are each filled.
@@ -280,7 +315,8 @@ extension SyncMessage {
       through: through!, since: since,
       recipient: try recipient.map { number throws(JSONError) in
         try reader.replica(numbered: number, in: table)
-      }, acknowledged: acknowledged, state: state?.state, senderVersion: version)
+      }, acknowledged: acknowledged, state: state?.state, senderVersion: version,
+      compact: format == currentFormat)
     message.greatestTimestampRead = state.map(\.greatestTimestamp)
     if let problem = message.inconsistency {
       throw JSONError(.invalidValue(problem), at: start)

@@ -31,7 +31,13 @@ import SemanticCRDT
 /// lacks beside it; to a peer that announces too, the version goes with each message until the
 /// peer acknowledges one. Two such sessions exchange no full state at all
 /// (docs/decisions/0043). Builds before format 4 refuse such messages: announce only in a
-/// household whose devices all run this build or a later one.
+/// household whose devices all run a build that reads format 4.
+///
+/// An announcement to a peer not heard from is compact (format 5, ``SyncMessage/isCompact``);
+/// so is every message to a peer that wrote one, and no other (docs/decisions/0044). A peer
+/// that reads format 4 at most refuses that first announcement, is answered in format 4 once
+/// it speaks, and is announced to in format 4 from then on; two peers of this build write
+/// compactly to each other from the first answer.
 ///
 /// ```swift
 /// var session = SyncSession()                   // one per peer, for as long as the link lasts
@@ -71,6 +77,9 @@ public struct SyncSession: Sendable {
   /// replica's version may go with what it is sent. A peer that opened with its whole state may
   /// be a build before format 4, and is sent format 3.
   private var peerAnnounces = false
+  /// Whether the peer's incarnation sent a compact message (format 5): it reads format 5, so
+  /// every message to it is compact (docs/decisions/0044).
+  private var peerReadsCompact = false
 
   /// Whether the session opens with its replica's version rather than its whole state, and
   /// sends that version while the peer has acknowledged nothing (format 4 messages).
@@ -86,8 +95,8 @@ public struct SyncSession: Sendable {
   ///   announcement, format 4) rather than its whole state (format 3), and messages carry the
   ///   version while the peer has acknowledged nothing. A build before format 4 refuses such a
   ///   message (``SyncMessageError/newerFormat(found:supported:)``), losing nothing but
-  ///   receiving nothing: turn it on once every device of the household runs this build or a
-  ///   later one. A session that does not announce still reads and answers announcements.
+  ///   receiving nothing: turn it on once every device of the household runs a build that reads
+  ///   format 4. A session that does not announce still reads and answers announcements.
   public init(announcingVersions: Bool = false) {
     announcesVersions = announcingVersions
   }
@@ -99,10 +108,11 @@ public struct SyncSession: Sendable {
   /// what this replica holds beyond the last full state or version of that incarnation's it
   /// learned, starting at change 0, with this replica's version when the session announces.
   /// Otherwise the full state, or, to a peer not heard from, this replica's version when the
-  /// session announces (``SyncMessage/isAnnouncement``). Making it marks the local writes it
-  /// carries, so that the next delta after them leaves them out, and notes the last change it
-  /// carries, past which no acknowledgment is taken, and in the change log the version of the
-  /// state it carries; the state does not change.
+  /// session announces (``SyncMessage/isAnnouncement``). To a peer that wrote format 5 it is
+  /// compact (``SyncMessage/isCompact``), and so is an announcement to a peer not heard from.
+  /// Making it marks the local writes it carries, so that the next delta after them leaves them
+  /// out, and notes the last change it carries, past which no acknowledgment is taken, and in
+  /// the change log the version of the state it carries; the state does not change.
   ///
   /// - Complexity: O(size of the changes the peer lacks) for a delta from the log; a delta
   ///   beside what the peer held also visits the blocks of 64 writes it held
@@ -117,13 +127,16 @@ public struct SyncSession: Sendable {
       owesFullState = false
       return SyncMessage(
         household: replica.householdID, sender: replica.replicaID, through: through, since: nil,
-        recipient: peer?.replica, acknowledged: peer?.merged, state: replica.state)
+        recipient: peer?.replica, acknowledged: peer?.merged, state: replica.state,
+        compact: peerReadsCompact)
     }
+    // Compact to a peer not heard from, so that it learns this replica reads format 5; to one
+    // heard from, only if it wrote format 5 (it may be a build that reads format 4 at most).
     func announcement() -> SyncMessage {
       SyncMessage(
         household: replica.householdID, sender: replica.replicaID, through: through, since: nil,
         recipient: peer?.replica, acknowledged: peer?.merged, state: nil,
-        senderVersion: replica.state.version)
+        senderVersion: replica.state.version, compact: peer == nil || peerReadsCompact)
     }
     guard let peer else { return announcesVersions ? announcement() : full() }
     func delta(
@@ -133,7 +146,7 @@ public struct SyncSession: Sendable {
       return SyncMessage(
         household: replica.householdID, sender: replica.replicaID, through: through,
         since: start, recipient: peer.replica, acknowledged: peer.merged,
-        state: empty ? nil : delta, senderVersion: senderVersion)
+        state: empty ? nil : delta, senderVersion: senderVersion, compact: peerReadsCompact)
     }
     if local == replica.replicaID, let start = peer.acknowledged {
       if let changes = replica.changes.log.delta(
@@ -199,7 +212,7 @@ public struct SyncSession: Sendable {
     if mayMerge, let since = message.since, since > (progress.merged ?? 0) {
       // Learned: the sender's incarnation, so that the next message is addressed to it.
       peer = progress
-      if !samePeer { forgetPeerIncarnation() }
+      hear(message, samePeer: samePeer)
       local = replica.replicaID
       throw .deltaSkipsChanges(since: since, merged: progress.merged ?? 0)
     }
@@ -221,7 +234,7 @@ public struct SyncSession: Sendable {
         progress.merged = message.through
       }
     }
-    if !samePeer { forgetPeerIncarnation() }
+    hear(message, samePeer: samePeer)
     if local != replica.replicaID { answeredWithoutVersion = false }
     if mayMerge, !message.isDelta, let state = message.state { peerHeld = state.version }
     if message.isDelta, message.recipient == replica.replicaID, message.senderVersion == nil {
@@ -264,12 +277,17 @@ public struct SyncSession: Sendable {
     return report
   }
 
-  /// Forgets what the session learned of the peer's incarnation, when another one speaks: a
-  /// restarted peer may have seen less than its earlier self (ADR 0007).
-  private mutating func forgetPeerIncarnation() {
-    peerHeld = nil
-    peerAnnounces = false
-    answeredWithoutVersion = false
+  /// Learns from `message` the format its sender reads, after forgetting what the session
+  /// learned of the peer's incarnation if another one speaks: a restarted peer may have seen
+  /// less than its earlier self (ADR 0007), and may run another build.
+  private mutating func hear(_ message: SyncMessage, samePeer: Bool) {
+    if !samePeer {
+      peerHeld = nil
+      peerAnnounces = false
+      answeredWithoutVersion = false
+      peerReadsCompact = false
+    }
+    if message.isCompact { peerReadsCompact = true }
   }
 }
 

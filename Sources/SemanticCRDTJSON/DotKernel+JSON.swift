@@ -92,14 +92,15 @@ extension JSONReader {
 
 extension JSONReader {
   /// Reads `{"context": …, "entries": [[key, dots], …]}`, the shape of ORMap and ORSet, with
-  /// `dots` reading one key's live dots, and validates the kernel. A delta also has
+  /// `dots` reading one key's live dots (given the key, read just before), and validates the
+  /// kernel. A delta also has
   /// `"retired": [key, …]`, each key once.
   ///
   /// With `greatest`, also returns the greatest of what it gives for each key's siblings, taken
   /// as each key is read (while its values are still in cache); `nil` without it.
   @inlinable
   mutating func readCausalCollection<Key: JSONReadable, Value>(
-    dots: @Sendable (inout JSONReader) throws(JSONError) -> DotSiblings<Value>?,
+    dots: @Sendable (inout JSONReader, Key) throws(JSONError) -> DotSiblings<Value>?,
     greatest: (@Sendable (DotSiblings<Value>) -> HybridTimestamp?)? = nil
   ) throws(JSONError) -> (kernel: DotKernel<Key, Value>, greatestTimestamp: HybridTimestamp?) {
     let start = offset
@@ -134,7 +135,7 @@ extension JSONReader {
   @inlinable
   mutating func readEntries<Key: JSONReadable, Value>(
     capacityBound: UInt64,
-    dots: @Sendable (inout JSONReader) throws(JSONError) -> DotSiblings<Value>?,
+    dots: @Sendable (inout JSONReader, Key) throws(JSONError) -> DotSiblings<Value>?,
     greatest: (@Sendable (DotSiblings<Value>) -> HybridTimestamp?)?
   ) throws(JSONError) -> DecodedEntries<Key, Value> {
     // Every live key holds a dot of the context, so its size bounds theirs; reserving it
@@ -150,7 +151,7 @@ extension JSONReader {
         let entry = try reader.readTuple { reader throws(JSONError) in
           let key = try Key(from: &reader)
           try reader.nextElement()
-          return (key: key, siblings: try dots(&reader))
+          return (key: key, siblings: try dots(&reader, key))
         }
         if let greatest, let siblings = entry.siblings, let stamp = greatest(siblings) {
           part.greatestTimestamp.raise(to: stamp)

@@ -43,12 +43,15 @@ extension JSONReader {
       depth -= 1
       return [first]
     }
-    let (shared, start, startDepth, table) = (BorrowedBytes(bytes), position, depth, replicaTable)
+    let (shared, start, startDepth, table, compactly) = (
+      BorrowedBytes(bytes), position, depth, replicaTable, readsCompactly
+    )
     let (stop, second) = try concurrently { () throws(JSONError) in
       try readElements(into: &first, stoppingAt: middle, element)
     } _: {
       var reader = JSONReader(bytes: shared.buffer, at: start, depth: startDepth, cores: .one)
       reader.replicaTable = table
+      reader.readsCompactly = compactly
       var part = empty()
       return SecondHalf(
         start: Result { () throws(JSONError) in try reader.scanToElement(atOrAfter: middle) },

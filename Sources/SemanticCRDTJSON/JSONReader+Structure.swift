@@ -75,6 +75,11 @@ public struct JSONKeys: Sendable {
   /// The indexes of the keys that must be present.
   public var requiredIndexes: [Int] { names.indices.filter { required & 1 << UInt64($0) != 0 } }
 
+  /// The same keys, the one at `index` optional.
+  public func makingOptional(_ index: Int) -> JSONKeys {
+    JSONKeys(names, optional: Set(names.indices).subtracting(requiredIndexes).union([index]))
+  }
+
   @usableFromInline
   func index(of key: UnsafeBufferPointer<UInt8>, after previous: Int) -> Int? {
     utf8.withUnsafeBufferPointer { utf8 in

@@ -31,6 +31,8 @@ public struct JSONReader: ~Copyable {
   /// While replicas are numbered, which numbers were read: a table must name no replica the
   /// value does not use. Empty on a second core's reader, which reads no numbered values.
   @usableFromInline var replicaUses: [Bool] = []
+  /// Whether values read their compact encoding (``readingCompactly(_:)``).
+  public internal(set) var readsCompactly = false
 
   /// The deepest nesting of arrays and objects accepted. Deeper input is refused before it can
   /// exhaust the stack.
@@ -96,6 +98,17 @@ public struct JSONReader: ~Copyable {
     _ table: [ReplicaID], _ body: (inout JSONReader) throws(JSONError) -> Result
   ) throws(JSONError) -> Result {
     try numberingReplicasNotingUses(table, body).value
+  }
+
+  /// Runs `body` reading each value in its compact encoding, the one a writer that
+  /// ``JSONWriter/writesCompactly`` wrote.
+  public mutating func readingCompactly<Result>(
+    _ body: (inout JSONReader) throws(JSONError) -> Result
+  ) throws(JSONError) -> Result {
+    let outer = readsCompactly
+    readsCompactly = true
+    defer { readsCompactly = outer }
+    return try body(&self)
   }
 
   /// ``numberingReplicas(_:_:)``, and which numbers of `table` `body` read: a table is the

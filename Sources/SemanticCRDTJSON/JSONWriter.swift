@@ -21,6 +21,10 @@ public struct JSONWriter: Sendable {
   @usableFromInline var replicaNumbers: [ReplicaID: Int]?
   /// The replicas numbered so far, in the order of their numbers.
   public private(set) var numberedReplicas: [ReplicaID] = []
+  /// Whether values write their compact encoding, the one of sync messages from format 5 on:
+  /// a causal context's intervals as gaps, a map's record without the part that is its key.
+  /// A reader reads it only inside ``JSONReader/readingCompactly(_:)``.
+  public var writesCompactly = false
 
   /// Creates a writer whose buffer starts with room for `capacity` bytes.
   public init(capacity: Int = 4096) {
@@ -29,11 +33,13 @@ public struct JSONWriter: Sendable {
   }
 
   /// A writer with an empty buffer that numbers replicas as `other` does and goes on from its
-  /// table: for one document whose parts are written apart and share one table.
+  /// table, and writes as compactly: for one document whose parts are written apart and share
+  /// one table.
   public init(numberingAs other: JSONWriter, capacity: Int = 4096) {
     self.init(capacity: capacity)
     replicaNumbers = other.replicaNumbers
     numberedReplicas = other.numberedReplicas
+    writesCompactly = other.writesCompactly
   }
 
   /// The bytes written so far.

@@ -24,7 +24,9 @@ extension ORMap: JSONReadable where Key: JSONReadable, Value: JSONReadable {
 
   /// Reads one key's `[[dot, value], …]`.
   @inlinable
-  static func readDots(_ reader: inout JSONReader) throws(JSONError) -> DotSiblings<Boxed<Value>>? {
+  static func readDots(_ reader: inout JSONReader, _ key: Key) throws(JSONError)
+    -> DotSiblings<Boxed<Value>>?
+  {
     try reader.readSiblings { reader throws(JSONError) in Boxed(try Value(from: &reader)) }
   }
 }
@@ -41,6 +43,23 @@ extension ORMap where Key: JSONReadable, Value: JSONReadable & HybridTimestamped
   ) throws(JSONError) -> (map: ORMap, greatestTimestamp: HybridTimestamp?) {
     let read: (kernel: DotKernel<Key, Boxed<Value>>, greatestTimestamp: HybridTimestamp?) =
       try reader.readCausalCollection(dots: Self.readDots) { $0.greatestTimestamp() }
+    return (ORMap(kernel: read.kernel), read.greatestTimestamp)
+  }
+
+  /// Reads a map as ``readFindingGreatestTimestamp(from:)`` does, each value by `value`, which
+  /// is given the key it is read under: for an encoding whose values leave out what their key
+  /// says (``JSONWriter/writesCompactly``).
+  @inlinable
+  package static func readFindingGreatestTimestamp(
+    from reader: inout JSONReader,
+    value: @escaping @Sendable (inout JSONReader, Key) throws(JSONError) -> Value
+  ) throws(JSONError) -> (map: ORMap, greatestTimestamp: HybridTimestamp?) {
+    let read: (kernel: DotKernel<Key, Boxed<Value>>, greatestTimestamp: HybridTimestamp?) =
+      try reader.readCausalCollection(
+        dots: { reader, key throws(JSONError) in
+          try reader.readSiblings { reader throws(JSONError) in Boxed(try value(&reader, key)) }
+        }
+      ) { $0.greatestTimestamp() }
     return (ORMap(kernel: read.kernel), read.greatestTimestamp)
   }
 }

@@ -23,7 +23,7 @@ extension ORSet: JSONWritable where Element: JSONWritable & Comparable {
 extension ORSet: JSONReadable where Element: JSONReadable {
   public init(from reader: inout JSONReader) throws(JSONError) {
     self.init(
-      kernel: try reader.readCausalCollection { reader throws(JSONError) in
+      kernel: try reader.readCausalCollection { reader, _ throws(JSONError) in
         DotSiblings(
           unsorted: try [Dot](from: &reader).map { DottedValue(dot: $0, value: Present()) })
       }.kernel)

@@ -67,20 +67,37 @@ enum HouseholdBenchmarks {
         // Spread over the whole map by a multiplicative hash: the same names on every run.
         (0..<operations).map { "Category \(($0 &* 2_654_435_761) % n)" }
       }
-      let synced = Lazy {
-        () -> (HouseholdReplica, HouseholdState, HouseholdVersion, HouseholdState) in
+      /// The replica after `edits`, what `delta(since:)` finds of them, the version before them,
+      /// and the delta the replica collected as it made them (which names the keys it removes,
+      /// ADR 0023).
+      func edited(_ edits: (inout HouseholdReplica) -> Void)
+        -> (HouseholdReplica, HouseholdState, HouseholdVersion, HouseholdState)
+      {
         var changed = store.value
         _ = changed.takeLocalDelta()
         let version = changed.state.version
-        for index in 0..<50 {
-          try! changed.renameCategory(
-            CategoryKey(normalizing: "Category \(index * (n / 50))"), to: "Renamed \(index)")
-          try! changed.getOrCreateCategory(displayName: "New \(index)")
-        }
-        // The same 100 edits two ways: what `delta(since:)` finds, and the delta the replica
-        // collected as it made them (which names the keys it removes, ADR 0023).
+        edits(&changed)
         let collected = changed.takeLocalDelta()!
         return (changed, changed.delta(since: version)!, version, collected)
+      }
+      let synced = Lazy { edited(SyncBenchmarks.renamesAndCreations(n)) }
+      let fieldsSynced = Lazy { edited(SyncBenchmarks.fieldEdits(n)) }
+      func deltaSizeRow(
+        _ name: String,
+        _ input: Lazy<(HouseholdReplica, HouseholdState, HouseholdVersion, HouseholdState)>,
+        compact: Bool = false
+      ) -> Benchmark {
+        Benchmark(
+          name, n: n, prepare: { input.value },
+          bytes: { input in
+            SyncMessage(
+              household: input.0.householdID, sender: input.0.replicaID, through: 0, since: nil,
+              recipient: nil, acknowledged: nil, state: input.1, compact: compact
+            ).encoded().count
+          }
+        ) { input in
+          blackHole(input.0.delta(since: input.2))
+        }
       }
       return [
         Benchmark("household.merge", n: n, prepare: { (Unique(first(n)), peerReplica.value.state) })
@@ -132,17 +149,12 @@ enum HouseholdBenchmarks {
         },
         // The bytes of a delta as they go on a wire: in a sync message (each replica named
         // once, gzip around the JSON); `delta.json` has the plain JSON and its size.
-        Benchmark(
-          "delta.size", n: n, prepare: { synced.value },
-          bytes: { input in
-            SyncMessage(
-              household: input.0.householdID, sender: input.0.replicaID, through: 0, since: nil,
-              recipient: nil, acknowledged: nil, state: input.1
-            ).encoded().count
-          }
-        ) { input in
-          blackHole(input.0.delta(since: input.2))
-        },
+        // `.compact`: the same in format 5, as a session writes it to a peer of this build
+        // (ADR 0044). `.fields`: 100 edits of one field, as the peers' harness makes them.
+        deltaSizeRow("delta.size", synced),
+        deltaSizeRow("delta.size.compact", synced, compact: true),
+        deltaSizeRow("delta.size.fields", fieldsSynced),
+        deltaSizeRow("delta.size.fields.compact", fieldsSynced, compact: true),
         Benchmark(
           "delta.json", n: n, prepare: { synced.value.1 },
           bytes: { JSONWriter.encode($0).count }

@@ -6,21 +6,28 @@ import SemanticCRDT
 /// decoding them (`sync.encode`'s bytes are the JSON before compression), the tablet receiving
 /// it, the message between equal states, and the message to a tablet relaunched after the 100
 /// edits once its first message (its whole state) has reached the phone (what the tablet
-/// lacks, docs/decisions/0041); and encoding the first message of a session, a
+/// lacks, docs/decisions/0041); the message of 100 field edits between sessions that write
+/// format 5 (`sync.message.fields.compact`, docs/decisions/0044); and encoding the first message of a session, a
 /// full state (`sync.encode.full`, its bytes compressed), and decoding it (`sync.decode.full`).
 enum SyncBenchmarks {
   /// The phone and its session with the tablet after a full exchange (the tablet has
   /// acknowledged every change the phone had), then `edits` on the phone; and the tablet's
   /// session with the phone, which has merged what it acknowledged.
-  static func acknowledged(_ n: Int, then edits: (inout HouseholdReplica) -> Void)
-    -> (HouseholdReplica, SyncSession, tabletSide: SyncSession)
-  {
+  ///
+  /// With `announcing`, the phone's session announces, and the two sessions (both of this
+  /// build) write format 5 to each other (ADR 0044): two rounds, since the tablet acknowledges
+  /// the phone's changes only once it has merged a message that carries them.
+  static func acknowledged(
+    _ n: Int, announcing: Bool = false, then edits: (inout HouseholdReplica) -> Void
+  ) -> (HouseholdReplica, SyncSession, tabletSide: SyncSession) {
     var phone = HouseholdBenchmarks.categories(0..<n, by: "bench-phone")
     var tablet = HouseholdBenchmarks.tablet(n)
-    var phoneSide = SyncSession()
+    var phoneSide = SyncSession(announcingVersions: announcing)
     var tabletSide = SyncSession()
-    try! tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
-    try! phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    for _ in 0..<(announcing ? 2 : 1) {
+      try! tabletSide.receive(phoneSide.message(from: &phone), into: &tablet)
+      try! phoneSide.receive(tabletSide.message(from: &tablet), into: &phone)
+    }
     edits(&phone)
     return (phone, phoneSide, tabletSide)
   }
@@ -51,6 +58,7 @@ enum SyncBenchmarks {
     sizes.flatMap { n -> [Benchmark] in
       let edited = Lazy { acknowledged(n, then: renamesAndCreations(n)) }
       let fieldsEdited = Lazy { acknowledged(n, then: fieldEdits(n)) }
+      let fieldsEditedCompactly = Lazy { acknowledged(n, announcing: true, then: fieldEdits(n)) }
       let equal = Lazy { acknowledged(n) { _ in } }
       // The tablet relaunched (a new incarnation, a new session) after the phone's 100 field
       // edits: its first message, the whole state, has reached the phone's session.
@@ -89,6 +97,7 @@ enum SyncBenchmarks {
       return [
         messageRow("sync.message", edited),
         messageRow("sync.message.fields", fieldsEdited),
+        messageRow("sync.message.fields.compact", fieldsEditedCompactly),
         messageRow("sync.message.equal", equal),
         messageRow("sync.message.relaunched", relaunched),
         Benchmark("sync.encode", n: n, prepare: { message.value }, bytes: { $0.json().count }) {

@@ -104,11 +104,21 @@ extension JSONWriter {
 
 extension JSONReader {
   /// Reads a map into `slot` as ``read(into:)`` does, and raises `greatest` to the map's
-  /// greatest timestamp.
-  fileprivate mutating func read<Key, Record>(
-    into slot: inout ORMap<Key, Record>, greatest: inout HybridTimestamp?
-  ) throws(JSONError) where Key: JSONReadable, Record: JSONReadable & HybridTimestamped {
-    let read = try ORMap<Key, Record>.readFindingGreatestTimestamp(from: &self)
+  /// greatest timestamp. Compactly (``readingCompactly(_:)``), each record without its key
+  /// part, which its entry's key gives.
+  fileprivate mutating func read<Record: MappedRecord>(
+    into slot: inout ORMap<Record.Key, Record>, greatest: inout HybridTimestamp?
+  ) throws(JSONError) {
+    let read: (map: ORMap<Record.Key, Record>, greatestTimestamp: HybridTimestamp?)
+    if readsCompactly {
+      let compactly = Record.compactReading()
+      read = try ORMap.readFindingGreatestTimestamp(from: &self) {
+        reader, key throws(JSONError) in
+        try Record.readFields(from: &reader, key: key, compactly: compactly)
+      }
+    } else {
+      read = try ORMap.readFindingGreatestTimestamp(from: &self)
+    }
     slot = read.map
     if let stamp = read.greatestTimestamp { greatest.raise(to: stamp) }
   }

@@ -76,6 +76,8 @@ enum FormatFixtures {
     received.merge(try #require(delta.state))
     #expect(received.isLessThanOrEqual(to: sender))
     #expect(received.categories[CategoryKey(normalizing: "Late")] != nil)
-    #expect(SyncMessage.formatWithoutVersion == 3 && SyncMessage.currentFormat == 4)
+    #expect(
+      SyncMessage.formatWithoutVersion == 3 && SyncMessage.formatWithVersion == 4
+        && SyncMessage.currentFormat == 5)
   }
 }

@@ -35,7 +35,8 @@ struct AnnouncementTests {
     let opening = try exchange(&phoneSide, &phone, &tabletSide, &tablet)
     #expect(opening.isAnnouncement && !opening.carriesChanges)
     #expect(opening.senderVersion == phone.state.version)
-    #expect(String(decoding: opening.json(), as: UTF8.self).hasPrefix(#"{"format":4,"#))
+    // Compact (format 5): a peer not heard from learns that this replica reads it.
+    #expect(String(decoding: opening.json(), as: UTF8.self).hasPrefix(#"{"format":5,"#))
     #expect(tablet.state == tabletBefore)
 
     // The answer: what the phone lacks, with the tablet's version.
@@ -53,7 +54,8 @@ struct AnnouncementTests {
     _ = try phone.getOrCreateCategory(displayName: "Dairy")
     let acknowledged = try exchange(&phoneSide, &phone, &tabletSide, &tablet)
     #expect(acknowledged.isDelta && acknowledged.senderVersion == nil)
-    #expect(String(decoding: acknowledged.json(), as: UTF8.self).contains(#""format":3,"#))
+    // Both wrote format 5, so both write it on (docs/decisions/0044).
+    #expect(String(decoding: acknowledged.json(), as: UTF8.self).contains(#""format":5,"#))
     #expect(tablet.state == phone.state)
     #expect(sent.allSatisfy { $0.isDelta || $0.isAnnouncement })
   }
@@ -183,7 +185,7 @@ struct AnnouncementTests {
       through: announcement.through, since: nil, recipient: nil, acknowledged: nil,
       state: phone.state, senderVersion: announcement.senderVersion)
     for (broken, reason) in [
-      (text.replacingOccurrences(of: #""format":4"#, with: #""format":3"#), "has no version"),
+      (text.replacingOccurrences(of: #""format":5"#, with: #""format":3"#), "has no version"),
       (withoutVersion, "a full state has no state"),
       (String(decoding: full.json(), as: UTF8.self), "carries a version besides its state's"),
     ] {

@@ -10,7 +10,9 @@ import Testing
 /// incarnations.
 ///
 /// Devices may announce (`SyncSession(announcingVersions:)`): their sessions open with their
-/// version instead of their state, and a peer answers with what they lack (ADR 0043).
+/// version instead of their state, and a peer answers with what they lack (ADR 0043). A device
+/// may run a build that reads format 4 at most: it refuses compact messages and writes none,
+/// and the others must keep syncing with it (ADR 0044).
 ///
 /// At every delivery, settling included, merging a delta must give what merging the sender's
 /// whole state at the time it sent would have given, and an announcement must change nothing: a delta that leaves out a change the receiver lacks, or
@@ -55,6 +57,8 @@ struct SyncSessionPropertyTests {
     /// incarnation than it has made (added to the message when it has none; a full state is
     /// sent as it is): a forged version, which `to` must ignore.
     case forgeVersion(from: Int, to: Int)
+    /// The device runs a build that reads format 4 at most, from the start of the run.
+    case runFormat4Build(device: Int)
 
     var description: String {
       switch self {
@@ -74,6 +78,7 @@ struct SyncSessionPropertyTests {
       case .removeAndRestore(let device): "d\(device): lists and plans removed, restored"
       case .announce(let device): "d\(device): sessions announce"
       case .forgeVersion(let from, let to): "d\(from) → d\(to) with a forged version"
+      case .runFormat4Build(let device): "d\(device) runs a build that reads format 4 at most"
       }
     }
   }
@@ -102,6 +107,7 @@ struct SyncSessionPropertyTests {
   static func generate(_ random: inout SplitMix64) -> [Step] {
     var steps = generateExchanges(&random)
     announcing(&steps, &random)
+    runningFormat4Builds(&steps, &random)
     return steps
   }
 
@@ -137,6 +143,14 @@ struct SyncSessionPropertyTests {
     for device in 0..<devices where random.chance(0.5) {
       steps.insert(
         .announce(device: device), at: random.chance(0.5) ? 0 : random.int(in: 0...steps.count))
+    }
+  }
+
+  /// Puts at the start of `steps` that some devices run a build that reads format 4 at most:
+  /// drawn after the others, so that the seeds drawn before keep their steps.
+  static func runningFormat4Builds(_ steps: inout [Step], _ random: inout SplitMix64) {
+    for device in 0..<devices where random.chance(0.3) {
+      steps.insert(.runFormat4Build(device: device), at: 0)
     }
   }
 
@@ -189,6 +203,7 @@ struct SyncSessionPropertyTests {
       steps.insert(.forgeVersion(from: from, to: to), at: random.int(in: 0...steps.count))
     }
     announcing(&steps, &random)
+    runningFormat4Builds(&steps, &random)
     return steps
   }
 
@@ -199,6 +214,8 @@ struct SyncSessionPropertyTests {
     var incarnations = 0
     var tinyLog = false
     var announces = false
+    /// Whether it runs a build that reads format 4 at most.
+    var readsFormat4AtMost = false
     let index: Int
 
     init(_ index: Int) {
@@ -245,9 +262,11 @@ struct SyncSessionPropertyTests {
       for removal in replica.recentlyRemoved { _ = try? replica.restore(removal.id) }
     }
 
-    /// Makes this device's message for `peer`.
+    /// Makes this device's message for `peer`, as its build writes it.
     mutating func message(for peer: Int) -> SyncMessage {
-      sessions[peer, default: SyncSession(announcingVersions: announces)].message(from: &replica)
+      let message = sessions[peer, default: SyncSession(announcingVersions: announces)].message(
+        from: &replica)
+      return readsFormat4AtMost ? message.asWrittenByAFormat4Build : message
     }
 
     /// Receives `bytes` from `peer`: whether the message was merged. A delta that starts
@@ -255,6 +274,12 @@ struct SyncSessionPropertyTests {
     /// as the session refuses it, and changes nothing.
     mutating func receive(_ bytes: [UInt8], from peer: Int) throws -> Bool {
       let message = try SyncMessage(decoding: bytes)
+      // A build that reads format 4 at most refuses format 5 as newer, changing nothing.
+      if readsFormat4AtMost && message.isCompact { return false }
+      return try merge(message, from: peer)
+    }
+
+    private mutating func merge(_ message: SyncMessage, from peer: Int) throws -> Bool {
       do {
         return try sessions[peer, default: SyncSession(announcingVersions: announces)].receive(
           message, into: &replica, policy: .allowingAnyRemoval) != nil
@@ -305,6 +330,8 @@ struct SyncSessionPropertyTests {
           devices[device].removeAndRestore()
         case .announce(let device):
           devices[device].announces = true
+        case .runFormat4Build(let device):
+          devices[device].readsFormat4AtMost = true
         case .forgeVersion(let from, let to):
           network.append(forged(from: from, to: to, &devices, claimingWritesOf: to))
         case .forgeAcknowledgment(let from, let to, let value):
@@ -350,7 +377,8 @@ struct SyncSessionPropertyTests {
       since: real.since,
       recipient: acknowledged == nil
         ? real.recipient : real.recipient ?? devices[to].replica.replicaID,
-      acknowledged: acknowledged ?? real.acknowledged, state: real.state, senderVersion: version)
+      acknowledged: acknowledged ?? real.acknowledged, state: real.state, senderVersion: version,
+      compact: real.isCompact)
     return InFlight(
       from: from, to: to, bytes: forged.encoded(), senderState: devices[from].replica.state)
   }

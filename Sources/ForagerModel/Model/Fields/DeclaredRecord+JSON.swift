@@ -8,13 +8,17 @@ extension DeclaredRecord {
   /// Writes the record: each part in its declared order (its keys' order), a field left out
   /// while it holds its default, the unknown fields each where its key sorts.
   ///
+  /// Compactly (``JSONWriter/writesCompactly``), the part that is the record's key in its map
+  /// (``keyPartType``) is left out: the map's entry says it.
+  ///
   /// - Complexity: O(size of the record).
   package func writeFields(to writer: inout JSONWriter) {
     writer.beginObject()
     var remaining = unknownFields.entries[...]
+    let omitted = writer.writesCompactly ? Self.keyPartType.map(ObjectIdentifier.init) : nil
     withUnsafeMutablePointer(to: &writer) { writer in
       withUnsafeMutablePointer(to: &remaining) { remaining in
-        var visitor = FieldWriting(writer: writer, unknown: remaining)
+        var visitor = FieldWriting(writer: writer, unknown: remaining, omitted: omitted)
         inspectFields(with: &visitor)
         if !remaining.pointee.isEmpty {
           UnknownFields.write(&remaining.pointee, before: nil, to: &writer.pointee)
@@ -30,11 +34,24 @@ extension DeclaredRecord {
   /// - Throws: `JSONError`: a missing identity, a key twice, a key that names no kind this build
   ///   knows, and whatever a part's own reader refuses.
   package static func readFields(from reader: inout JSONReader) throws(JSONError) -> Self {
-    var record = blank
+    try readFields(from: &reader, over: blank, keys: fieldKeys, refusing: nil)
+  }
+
+  /// Reads a record as ``readFields(from:)`` does, over `record`, by `keys`, refusing the part
+  /// at `refused`: for the compact encoding (``readFields(from:key:compactly:)``).
+  static func readFields(
+    from reader: inout JSONReader, over record: Self, keys: JSONKeys, refusing refused: Int?
+  ) throws(JSONError) -> Self {
+    var record = record
     let start = reader.offset
     try reader.readObject(
-      fieldKeys,
+      keys,
       { reader, index throws(JSONError) in
+        guard index != refused else {
+          throw reader.error(
+            .invalidValue(
+              "a compact record writes \"\(keys.names[index])\", which its entry's key says"))
+        }
         try withUnsafeMutablePointer(to: &reader) { reader throws(JSONError) in
           var visitor = FieldReading(reader: reader, target: index)
           try fields(&visitor, &record, blank)
@@ -47,6 +64,9 @@ extension DeclaredRecord {
     if !record.unknownFields.isEmpty { try record.unknownFields.finishReading(at: start) }
     return record
   }
+
+  /// Not kept in a map.
+  package static var keyPartType: Any.Type? { nil }
 
   /// The keys of the record's parts, in order, its identity required: for a kind's
   /// `static let fieldKeys`, built once.
@@ -85,10 +105,13 @@ private struct FieldWriting: FieldVisitor {
   let writer: UnsafeMutablePointer<JSONWriter>
   /// The unknown fields not yet written.
   let unknown: UnsafeMutablePointer<ArraySlice<UnknownFields.Entry>>
+  /// The type of the identity part left out, if any.
+  let omitted: ObjectIdentifier?
 
   mutating func identity<Value: IdentityValue>(
     _ name: StaticString, _ value: inout Value, _ other: Value
   ) {
+    if let omitted, ObjectIdentifier(Value.self) == omitted { return }
     writeUnknown(before: name, nil)
     writer.pointee.key(name)
     value.write(to: &writer.pointee)
@@ -147,5 +170,72 @@ private struct FieldReading: FieldVisitor {
   {
     if index == target { value = try Field(from: &reader.pointee) }
     index += 1
+  }
+}
+
+extension MappedRecord {
+  /// The record's key in its map: the part the compact encoding leaves out.
+  package static var keyPartType: Any.Type? { Key.self }
+
+  /// How the compact encoding reads a record of this kind (``readFields(from:key:compactly:)``):
+  /// its keys with the key part optional, and that part's index among them (`nil` for a kind
+  /// whose identity does not hold its key: a carried kind's).
+  package static func compactReading() -> (keys: JSONKeys, keyPart: Int?) {
+    var finding = KeyPartFinding(keyType: ObjectIdentifier(Key.self))
+    var record = blank
+    fields(&finding, &record, blank)
+    return (finding.index.map(fieldKeys.makingOptional) ?? fieldKeys, finding.index)
+  }
+
+  /// Reads a record in the compact encoding, under `key` in its map: as
+  /// ``readFields(from:)`` does, its key part taken from `key` and refused if written.
+  ///
+  /// - Parameter compactly: ``compactReading()``, made once per map.
+  package static func readFields(
+    from reader: inout JSONReader, key: Key, compactly: (keys: JSONKeys, keyPart: Int?)
+  ) throws(JSONError) -> Self {
+    var record = blank
+    var filling = KeyPartFilling(key: key)
+    fields(&filling, &record, blank)
+    return try readFields(
+      from: &reader, over: record, keys: compactly.keys, refusing: compactly.keyPart)
+  }
+}
+
+/// The index, among a record's parts, of the identity part of the key's type.
+private struct KeyPartFinding: FieldVisitor {
+  typealias Failure = Never
+  let keyType: ObjectIdentifier
+  var count = 0
+  var index: Int?
+
+  mutating func identity<Value: IdentityValue>(
+    _ name: StaticString, _ value: inout Value, _ other: Value
+  ) {
+    if ObjectIdentifier(Value.self) == keyType { index = count }
+    count += 1
+  }
+
+  mutating func creation(_ value: inout Creation, _ other: Creation) { count += 1 }
+
+  mutating func field<Field: RecordField>(_ name: FieldName, _ value: inout Field, _ other: Field) {
+    count += 1
+  }
+}
+
+/// Sets the identity part of the key's type to the key.
+private struct KeyPartFilling<Key>: FieldVisitor {
+  typealias Failure = Never
+  let key: Key
+
+  mutating func identity<Value: IdentityValue>(
+    _ name: StaticString, _ value: inout Value, _ other: Value
+  ) {
+    if let key = key as? Value { value = key }
+  }
+
+  mutating func creation(_ value: inout Creation, _ other: Creation) {}
+
+  mutating func field<Field: RecordField>(_ name: FieldName, _ value: inout Field, _ other: Field) {
   }
 }

@@ -23,6 +23,11 @@ package protocol DeclaredRecord: HouseholdRecord, JSONCodable {
   /// decoding starts, and what the encoders compare a field with to leave a default out.
   static var blank: Self { get }
 
+  /// The type of the part of the record's identity that is its key in its map, which the
+  /// compact encoding leaves out (DeclaredRecord+JSON.swift): the map's key type for a kind
+  /// kept in one (``MappedRecord``), `nil` otherwise.
+  static var keyPartType: Any.Type? { get }
+
   /// The keys of the record's parts, built once from the declaration by
   /// ``declaredKeys()`` (a `static let`).
   static var fieldKeys: JSONKeys { get }
