@@ -6,7 +6,9 @@ import SemanticCRDT
 /// Both builds are this library's code: it carries what a newer build adds (ADR 0036, 0037),
 /// so what differs is what a device writes. A device on the newer build also writes shelves
 /// (``Shelf``), the record kind that build adds, through its typed declaration; a device on
-/// this build never does, and carries them. That the carried merge is the newer build's typed
+/// this build never does, and carries them. On the wire, a device on this build plays one that
+/// reads sync messages of format 4 at most: it writes no compact message and refuses one, as
+/// such a build refuses a newer format (ADR 0044). That the carried merge is the newer build's typed
 /// merge is `CarriedMapPropertyTests`' property; this scenario checks that the carried records
 /// survive everything a household does: crashes, backups, lossy links, partitions, journals.
 enum ModelBuild: Sendable {
@@ -109,6 +111,39 @@ extension Simulation {
       device: index)
   }
 
+  /// The message as the sender's build writes it: a device of this build writes no compact
+  /// message (format 5), which builds that read format 4 at most do not know.
+  func asTheSendersBuildWrites(_ message: SyncMessage, _ sender: Int) -> SyncMessage {
+    guard runsMixedVersions, devices[sender].build == .current, message.isCompact else {
+      return message
+    }
+    return SyncMessage(
+      household: message.household, sender: message.sender, through: message.through,
+      since: message.since, recipient: message.recipient, acknowledged: message.acknowledged,
+      state: message.state, senderVersion: message.senderVersion)
+  }
+
+  /// Whether the receiver's build refuses `message` as newer than it reads: a device of this
+  /// build refuses a compact one. Only a first announcement may be compact to it (a session
+  /// announces in format 5 to a peer not heard from); any other is noted as a refusal that
+  /// must not happen.
+  mutating func refusesAsNewer(_ message: SyncMessage, from sender: Int, into receiver: Int)
+    -> Bool
+  {
+    guard runsMixedVersions, devices[receiver].build == .current, message.isCompact else {
+      return false
+    }
+    let error = SyncMessageError.newerFormat(
+      found: SyncMessage.currentFormat, supported: SyncMessage.formatWithVersion)
+    if message.isAnnouncement {
+      announcementsRefusedByOlder += 1
+    } else {
+      noteRefusalByOlder(from: sender, into: receiver, error)
+    }
+    record("\(name(receiver)) refuses a message from \(name(sender)): \(error)", device: receiver)
+    return true
+  }
+
   /// The message as the receiver's build takes it: as sent, unless the run plays the fault of
   /// a build that drops the maps it does not know.
   func carryingAsTheReceiversBuild(_ message: SyncMessage, _ receiver: Int) -> SyncMessage {
@@ -173,7 +208,9 @@ extension Simulation {
       ),
       (
         "no device of this build refuses what a newer one sends",
-        "\(devices.count - newer) devices on this build at the end", refusedByOlder
+        "\(devices.count - newer) devices on this build at the end; "
+          + "\(announcementsRefusedByOlder) first announcements in format 5 refused, as they may be",
+        refusedByOlder
       ),
     ]
   }

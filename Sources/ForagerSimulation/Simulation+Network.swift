@@ -52,7 +52,7 @@ extension Simulation {
     var session = devices[sender].sessions[peer] ?? newSession()
     let message = session.message(from: &devices[sender].replica!)
     devices[sender].sessions[peer] = session
-    return message
+    return asTheSendersBuildWrites(message, sender)
   }
 
   /// A device's session with a peer it has no session with (since its start).
@@ -118,6 +118,7 @@ extension Simulation {
   /// - Returns: Whether the receiver's state changed.
   @discardableResult
   mutating func receive(_ message: SyncMessage, from sender: Int, into receiver: Int) -> Bool {
+    guard !refusesAsNewer(message, from: sender, into: receiver) else { return false }
     let message = carryingAsTheReceiversBuild(injectingMergeFaults(into: message), receiver)
     var session = devices[receiver].sessions[sender] ?? newSession()
     let ignoredBefore = (

@@ -63,6 +63,8 @@ public struct Simulation: Sendable {
   /// this build (the mixed-versions scenario).
   var upgrades = 0
   var shelvesRelayedByOlder = 0
+  /// Compact first announcements that devices of this build refused (mixed-versions scenario).
+  var announcementsRefusedByOlder = 0
   /// Messages a device of this build refused in the mixed-versions scenario.
   var refusedByOlder: [Violation] = []
 
