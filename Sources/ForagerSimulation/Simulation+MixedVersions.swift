@@ -114,13 +114,8 @@ extension Simulation {
   /// The message as the sender's build writes it: a device of this build writes no compact
   /// message (format 5), which builds that read format 4 at most do not know.
   func asTheSendersBuildWrites(_ message: SyncMessage, _ sender: Int) -> SyncMessage {
-    guard runsMixedVersions, devices[sender].build == .current, message.isCompact else {
-      return message
-    }
-    return SyncMessage(
-      household: message.household, sender: message.sender, through: message.through,
-      since: message.since, recipient: message.recipient, acknowledged: message.acknowledged,
-      state: message.state, senderVersion: message.senderVersion)
+    guard runsMixedVersions, devices[sender].build == .current else { return message }
+    return message.written(compact: false)
   }
 
   /// Whether the receiver's build refuses `message` as newer than it reads: a device of this

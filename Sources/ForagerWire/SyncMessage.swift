@@ -40,7 +40,7 @@ public struct SyncMessage: Equatable, Sendable {
   /// intervals as gaps, each record without the part its map's key says (docs/decisions/0044).
   /// A session writes it to a peer that sent one, and announces in it. Builds before format 5
   /// refuse it. Not part of the message's value: a message reads the same either way.
-  public let isCompact: Bool
+  public private(set) var isCompact: Bool
   /// The state's greatest timestamp as found while decoding the message, so that the merge
   /// does not scan the state again (`.some(nil)` for a state without stamps, ADR 0027); `nil`
   /// for a message made in memory. Not part of the message's value: two messages that differ
@@ -80,6 +80,14 @@ public struct SyncMessage: Equatable, Sendable {
       senderVersion: senderVersion, compact: isCompact)
   }
 
+  /// The same message, written compactly (format 5) or not: what a build that reads format 4
+  /// at most would have written, with `false`.
+  public func written(compact: Bool) -> SyncMessage {
+    var message = self
+    message.isCompact = compact
+    return message
+  }
+
   /// Whether the message is a delta (for one incarnation) rather than a full state.
   public var isDelta: Bool { since != nil }
 
@@ -106,6 +114,13 @@ extension SyncMessage {
   /// The format of a message with ``senderVersion`` that is not compact: 4, format 3 with the
   /// sender's version (docs/decisions/0043).
   public static let formatWithVersion: Int64 = 4
+
+  /// The format the message is written in: ``currentFormat`` if compact, otherwise
+  /// ``formatWithVersion`` with a version and ``formatWithoutVersion`` without one.
+  public var format: Int64 {
+    if isCompact { return Self.currentFormat }
+    return senderVersion == nil ? Self.formatWithoutVersion : Self.formatWithVersion
+  }
 
   /// The format of a message without ``senderVersion``: 3, whose states leave out a field at
   /// its default and name the kind of a field added since format 2 (ADR 0036).
@@ -158,11 +173,7 @@ extension SyncMessage {
     var writer = JSONWriter(capacity: numbering.count + versionWriter.count + 256)
     writer.beginObject()
     if let acknowledged { writer.field("acknowledged", acknowledged) }
-    writer.field(
-      "format",
-      isCompact
-        ? Self.currentFormat
-        : senderVersion == nil ? Self.formatWithoutVersion : Self.formatWithVersion)
+    writer.field("format", format)
     writer.field("household", household)
     if let recipientNumber { writer.field("recipient", UInt64(recipientNumber)) }
     writer.field("replicas", versionWriter.numberedReplicas)

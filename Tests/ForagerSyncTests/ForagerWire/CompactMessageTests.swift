@@ -152,7 +152,7 @@ struct CompactMessageTests {
     }
     /// What the older build sends: its message, not compact.
     func fromOlder() -> SyncMessage {
-      olderSide.message(from: &older).asWrittenByAFormat4Build
+      olderSide.message(from: &older).written(compact: false)
     }
     func toPhone(_ message: SyncMessage) throws {
       try phoneSide.receive(SyncMessage(decoding: message.encoded()), into: &phone)

@@ -266,7 +266,7 @@ struct SyncSessionPropertyTests {
     mutating func message(for peer: Int) -> SyncMessage {
       let message = sessions[peer, default: SyncSession(announcingVersions: announces)].message(
         from: &replica)
-      return readsFormat4AtMost ? message.asWrittenByAFormat4Build : message
+      return readsFormat4AtMost ? message.written(compact: false) : message
     }
 
     /// Receives `bytes` from `peer`: whether the message was merged. A delta that starts
