@@ -32,7 +32,7 @@ extension Simulation {
       (
         "no semantic key has two records and no reference dangles",
         "every map of every device, after every merge and at the end",
-        unsoundAfterMerge + semanticKeyViolations()
+        soundness.violations() + semanticKeyViolations()
       ))
     let (writeViolations, writeDetail) = acknowledgedWriteViolations()
     invariants.append(

@@ -199,11 +199,9 @@ extension Simulation {
 
   /// The state must be sound after every merge, not only once the network has healed: one
   /// record per semantic key and no dangling reference, whatever arrived in what order.
-  mutating func checkSoundness(of device: Int, after what: String) {
-    for problem in devices[device].replica!.state.invariantViolations() {
-      unsoundAfterMerge.append(
-        Violation(
-          text: "step \(step): \(name(device)) after \(what): \(problem)", devices: [device]))
-    }
+  func checkSoundness(of device: Int, after what: String) {
+    soundness.check(
+      devices[device].replica!.state, device: device,
+      what: "step \(step): \(name(device)) after \(what)")
   }
 }

@@ -1,3 +1,5 @@
+import ForagerSync
+
 extension Simulation {
   /// A failing prefix of a failing run one step longer than a passing one, by bisection over
   /// `stopAfter` (a prefix of a run is that run cut short, so each probe replays the same
@@ -6,7 +8,7 @@ extension Simulation {
   ///
   /// - Complexity: About log₂(steps) reruns of at most `steps` steps.
   static func shortestFailingPrefix(
-    of configuration: SimulationConfiguration, failingAt steps: Int
+    of configuration: SimulationConfiguration, failingAt steps: Int, cores: Cores
   ) -> SimulationReport.Failure {
     var passing = -1
     var failing = steps
@@ -14,12 +16,12 @@ extension Simulation {
       let middle = (passing + failing) / 2
       var probe = configuration
       probe.stopAfter = middle
-      var simulation = Simulation(probe)
+      var simulation = Simulation(probe, cores: cores)
       if simulation.run().holds { passing = middle } else { failing = middle }
     }
     var shortest = configuration
     shortest.stopAfter = failing
-    var simulation = Simulation(shortest)
+    var simulation = Simulation(shortest, cores: cores)
     _ = simulation.run()
     return SimulationReport.Failure(steps: failing, shortened: true, trace: simulation.trace())
   }

@@ -39,8 +39,8 @@ public struct Simulation: Sendable {
   /// Increments made under the old design, per household.
   var legacyIncrements: [UInt64] = []
   var unexpectedFailures: [String] = []
-  /// Broken invariants of a device's state right after a merge, found during the run.
-  var unsoundAfterMerge: [Violation] = []
+  /// The checks of each device's whole state right after a merge, and what they found.
+  let soundness: SoundnessChecks
   /// Every event, for the trace of a failing run.
   var events: [TraceEvent] = []
   var report: SimulationReport
@@ -85,10 +85,16 @@ public struct Simulation: Sendable {
 
   /// Prepares a run; nothing happens until ``run(progress:)``.
   ///
+  /// - Parameters:
+  ///   - configuration: What to simulate.
+  ///   - cores: ``SemanticCRDTJSON/Cores/two`` checks each device's state after each merge on
+  ///     a second core while the run goes on; give it only when a core is free for the length
+  ///     of the run. The report is the same either way.
   /// - Precondition: `configuration.problem == nil`.
-  public init(_ configuration: SimulationConfiguration) {
+  public init(_ configuration: SimulationConfiguration, cores: Cores = .one) {
     precondition(configuration.problem == nil, configuration.problem ?? "")
     self.configuration = configuration
+    soundness = SoundnessChecks(cores: cores)
     random = SplitMix64(seed: configuration.seed)
     report = SimulationReport(configuration: configuration)
   }
@@ -97,22 +103,25 @@ public struct Simulation: Sendable {
   ///
   /// - Parameters:
   ///   - configuration: What to simulate.
+  ///   - cores: Whether a second core checks states while the run goes on (see
+  ///     ``init(_:cores:)``); the reruns that shorten a failing run use it too.
   ///   - progress: Called now and then with the steps done and the steps in all.
   /// - Returns: The report. When an invariant fails, the report's ``SimulationReport/failure``
   ///   holds a failing prefix of the run one step longer than a passing one (by bisection) and
   ///   its trace.
   /// - Complexity: About O(steps × records of a household) in time.
   public static func run(
-    _ configuration: SimulationConfiguration, progress: ((Int, Int) -> Void)? = nil
+    _ configuration: SimulationConfiguration, cores: Cores = .one,
+    progress: ((Int, Int) -> Void)? = nil
   ) -> SimulationReport {
-    var simulation = Simulation(configuration)
+    var simulation = Simulation(configuration, cores: cores)
     var report = simulation.run(progress: progress)
     if !report.holds {
       // Bisection reruns the run about log2(steps) times: minutes for a long run. Past this
       // many steps the failing run's own trace is given instead.
       report.failure =
         simulation.stepsRun <= maximumStepsToShorten
-        ? shortestFailingPrefix(of: configuration, failingAt: simulation.stepsRun)
+        ? shortestFailingPrefix(of: configuration, failingAt: simulation.stepsRun, cores: cores)
         : SimulationReport.Failure(
           steps: simulation.stepsRun, shortened: false, trace: simulation.trace())
     }

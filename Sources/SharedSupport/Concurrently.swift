@@ -1,7 +1,9 @@
 import Dispatch
 
 /// Runs `second` on another thread while `first` runs on this one, and returns both results
-/// once both are done: the package's one way to use a second core.
+/// once both are done: the libraries' one way to use a second core (the simulator's checks of
+/// states after merges, which run behind the run rather than beside one call, keep a queue of
+/// their own: `SoundnessChecks`).
 ///
 /// The compiler checks the split: `second` is `@Sendable`, so it shares no mutable state with
 /// `first`, and its result is `sending`, so nothing the other thread still holds reaches the

@@ -21,7 +21,8 @@ if command.showHelp {
 
 let configuration = command.configuration
 let showsProgress = configuration.steps >= 20_000
-let report = Simulation.run(configuration) { done, total in
+// The command owns its process, so the second core checks states while the run goes on.
+let report = Simulation.run(configuration, cores: .two) { done, total in
   guard showsProgress else { return }
   write("forager-sim: step \(done) of \(total)\n", to: .standardError)
 }
