@@ -6,36 +6,56 @@ import Testing
 
 @Suite("Causal context and counter sets")
 struct CausalContextTests {
-  /// CounterSet against a plain Set<UInt64> over random inserts and unions.
-  @Test func counterSetMatchesAPlainSet() {
-    var random = SplitMix64(seed: 2_026_11_22)
+  /// CounterSet against a plain Set<UInt64> over random inserts and unions: sets of like size,
+  /// and a set of many intervals beside one of a few (a state's context, fragmented by
+  /// removals, and a delta's), which unions, subsets and intersections serve by lookups.
+  @Test(
+    arguments: [(0...30, 0...30, 40), (60...200, 0...6, 400)]
+      as [(ClosedRange<Int>, ClosedRange<Int>, UInt64)])
+  func counterSetMatchesAPlainSet(
+    sizes: ClosedRange<Int>, otherSizes: ClosedRange<Int>, largest: UInt64
+  ) {
+    var random = SplitMix64(seed: 2_026_11_22 &+ largest)
     for _ in 0..<300 {
       var counters = CounterSet()
       var model = Set<UInt64>()
       var other = CounterSet()
       var otherModel = Set<UInt64>()
-      for _ in 0..<random.int(in: 0...30) {
-        let value = UInt64.random(in: 1...40, using: &random)
-        if Bool.random(using: &random) {
-          counters.insert(value)
-          model.insert(value)
-        } else {
-          other.insert(value)
-          otherModel.insert(value)
-        }
+      // A prefix now and then, so that unions reach, join and extend it.
+      if random.chance(0.3) {
+        let end = UInt64.random(in: 1...largest / 4, using: &random)
+        counters = CounterSet([1...end])
+        model.formUnion(1...end)
       }
-      let members = { (set: CounterSet) in Set((1...45).filter { set.contains($0) }) }
+      for _ in 0..<random.int(in: sizes) {
+        let value = UInt64.random(in: 1...largest, using: &random)
+        counters.insert(value)
+        model.insert(value)
+      }
+      for _ in 0..<random.int(in: otherSizes) {
+        // Runs as well as single counters, which may bridge intervals here.
+        let start = UInt64.random(in: 1...largest, using: &random)
+        let end = min(largest, start + UInt64(random.int(in: 0...3)))
+        other.formUnion(CounterSet([start...end]))
+        otherModel.formUnion(start...end)
+      }
+      if random.chance(0.2) {
+        // A part of this set, so that subsets hold too.
+        otherModel = model.filter { $0 > largest / 2 }
+        other = counters.above(largest / 2)
+      }
+      let members = { (set: CounterSet) in Set((1...largest + 5).filter { set.contains($0) }) }
       #expect(members(counters) == model)
       #expect(counters == CounterSet(model.map { $0...$0 }))
       #expect(counters.count == UInt64(model.count))
       #expect(counters.maximum == model.max() ?? 0)
       #expect(counters.intersects(other) == !model.isDisjoint(with: otherModel))
       #expect(counters.isSubset(of: other) == model.isSubset(of: otherModel))
-      let bound = UInt64.random(in: 0...40, using: &random)
+      let bound = UInt64.random(in: 0...largest, using: &random)
       #expect(members(counters.above(bound)) == model.filter { $0 > bound })
       // Excluded runs of any length, which may start in one interval and end in the next.
       let excluded = CounterSet.ranges(
-        ofSorted: (1...45).filter { _ in random.next() % 3 == 0 } as [UInt64])
+        ofSorted: (1...largest + 5).filter { _ in random.next() % 3 == 0 } as [UInt64])
       let isExcluded = { (value: UInt64) in excluded.contains { $0.contains(value) } }
       #expect(
         members(counters.upTo(bound, excluding: excluded))
@@ -43,15 +63,22 @@ struct CausalContextTests {
       var union = counters
       union.formUnion(other)
       #expect(members(union) == model.union(otherModel))
+      // Canonical: equal sets store equal values, whichever way the union was made.
+      #expect(union == CounterSet(model.union(otherModel).map { $0...$0 }))
+      var reversed = other
+      reversed.formUnion(counters)
+      #expect(reversed == union)
+      #expect(other.intersects(counters) == counters.intersects(other))
+      #expect(other.isSubset(of: counters) == otherModel.isSubset(of: model))
       #expect(members(counters.subtracting(other)) == model.subtracting(otherModel))
       // Per replica, and for a replica the other context has not seen.
       let here = CausalContext(replicas: ["a": counters, "b": other])
       let there = CausalContext(replicas: ["a": other])
       let difference = here.subtracting(there)
       #expect(
-        Set((1...45).filter { difference.contains(Dot("a", $0)) })
+        Set((1...largest + 5).filter { difference.contains(Dot("a", $0)) })
           == model.subtracting(otherModel))
-      #expect(Set((1...45).filter { difference.contains(Dot("b", $0)) }) == otherModel)
+      #expect(Set((1...largest + 5).filter { difference.contains(Dot("b", $0)) }) == otherModel)
     }
   }
 

@@ -63,6 +63,16 @@ package struct CounterSet: Hashable, Sendable {
   @inlinable
   func contains(_ counter: UInt64) -> Bool {
     if counter <= prefix { return counter > 0 }
+    let index = firstInterval(reaching: counter)
+    return index < intervals.count && intervals[index].contains(counter)
+  }
+
+  /// The index of the first interval whose upper bound is at least `counter`, or the count of
+  /// intervals when none is.
+  ///
+  /// - Complexity: O(log *k*).
+  @inlinable
+  func firstInterval(reaching counter: UInt64) -> Int {
     var low = 0
     var high = intervals.count
     while low < high {
@@ -73,7 +83,7 @@ package struct CounterSet: Hashable, Sendable {
         high = middle
       }
     }
-    return low < intervals.count && intervals[low].contains(counter)
+    return low
   }
 
   /// - Complexity: amortized O(1) for the next counter after the prefix, O(*k*) otherwise.
@@ -92,14 +102,54 @@ package struct CounterSet: Hashable, Sendable {
     self = CounterSet(ranges + [counter...counter])
   }
 
-  /// - Complexity: O(1) when both sets are prefixes, O(*k* log *k*) otherwise.
+  /// - Complexity: O(1) when both sets are prefixes; O(*k'* log *k*) plus the intervals moved
+  ///   for the *k'* ranges of `other` when they are few beside the *k* here (a delta's context
+  ///   joined into a state's, whose removals leave many); O((*k* + *k'*) log(*k* + *k'*))
+  ///   otherwise.
   mutating func formUnion(_ other: CounterSet) {
     if other.intervals.isEmpty && other.prefix <= prefix { return }
     if intervals.isEmpty && other.intervals.isEmpty {
       prefix = max(prefix, other.prefix)
       return
     }
+    if other.intervals.count < intervals.count / 8 {
+      if other.prefix > 0 { formUnion(1...other.prefix) }
+      for range in other.intervals { formUnion(range) }
+      return
+    }
     self = CounterSet(ranges + other.ranges)
+  }
+
+  /// Adds the counters of `range` (its lower bound at least 1), keeping the set canonical: the
+  /// intervals it overlaps or touches are joined with it, and the prefix takes in what then
+  /// follows it without a gap.
+  ///
+  /// - Complexity: O(log *k*) plus the intervals joined and those moved after them.
+  private mutating func formUnion(_ range: ClosedRange<UInt64>) {
+    var (low, high) = (range.lowerBound, range.upperBound)
+    if high <= prefix { return }
+    if low <= prefix + 1 {
+      prefix = high
+      var absorbed = 0
+      while absorbed < intervals.count, prefix < .max,
+        intervals[absorbed].lowerBound <= prefix + 1
+      {
+        prefix = max(prefix, intervals[absorbed].upperBound)
+        absorbed += 1
+      }
+      intervals.removeFirst(absorbed)
+      return
+    }
+    // `low` is above `prefix + 1`, so `low - 1` is at least 1: the first interval that ends
+    // where the range starts or later may touch it.
+    let first = firstInterval(reaching: low - 1)
+    var last = first
+    while last < intervals.count, high == .max || intervals[last].lowerBound <= high + 1 {
+      low = min(low, intervals[last].lowerBound)
+      high = max(high, intervals[last].upperBound)
+      last += 1
+    }
+    intervals.replaceSubrange(first..<last, with: CollectionOfOne(low...high))
   }
 
   /// The counters greater than `bound`.
@@ -160,30 +210,42 @@ package struct CounterSet: Hashable, Sendable {
 
   /// Whether every counter of `self` is in `other`.
   ///
-  /// - Complexity: O(*k* log *k'*).
+  /// - Complexity: O(*k* log *k'*) for *k* intervals here and *k'* in `other`.
   func isSubset(of other: CounterSet) -> Bool {
-    ranges.allSatisfy { range in
-      if range.upperBound <= other.prefix { return true }
-      return other.ranges.contains {
-        $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound
-      }
-    }
+    if prefix > other.prefix { return false }
+    return intervals.allSatisfy(other.contains(range:))
+  }
+
+  /// Whether every counter of `range` is in the set. (A range that runs from the prefix past
+  /// it misses the counter after the prefix, which no interval holds: the lookup finds no
+  /// interval that starts low enough.)
+  ///
+  /// - Complexity: O(log *k*).
+  private func contains(range: ClosedRange<UInt64>) -> Bool {
+    if range.upperBound <= prefix { return true }
+    let index = firstInterval(reaching: range.lowerBound)
+    return index < intervals.count && intervals[index].lowerBound <= range.lowerBound
+      && range.upperBound <= intervals[index].upperBound
   }
 }
 
 extension CounterSet {
   /// Whether some counter is in both sets.
   ///
-  /// - Complexity: O(*k* + *k'*).
+  /// - Complexity: O(*k* log *k'*) for the *k* intervals of the set with fewer and the *k'* of
+  ///   the other: a delta's context against a state's looks up each of the delta's few.
   func intersects(_ other: CounterSet) -> Bool {
-    let mine = ranges
-    let theirs = other.ranges
-    var i = 0
-    var j = 0
-    while i < mine.count && j < theirs.count {
-      if mine[i].overlaps(theirs[j]) { return true }
-      if mine[i].upperBound < theirs[j].upperBound { i += 1 } else { j += 1 }
-    }
-    return false
+    let (fewer, more) = intervals.count <= other.intervals.count ? (self, other) : (other, self)
+    if fewer.prefix > 0 && more.intersects(1...fewer.prefix) { return true }
+    return fewer.intervals.contains(where: more.intersects)
+  }
+
+  /// Whether some counter of `range` (its lower bound at least 1) is in the set.
+  ///
+  /// - Complexity: O(log *k*).
+  private func intersects(_ range: ClosedRange<UInt64>) -> Bool {
+    if range.lowerBound <= prefix { return true }
+    let index = firstInterval(reaching: range.lowerBound)
+    return index < intervals.count && intervals[index].lowerBound <= range.upperBound
   }
 }
