@@ -27,13 +27,53 @@ public struct RecipeTitleKey: RawRepresentable, Hashable, Comparable, Codable, S
 
   /// Computes the key of a recipe title.
   ///
-  /// - Complexity: O(*n*) in the length of the title.
+  /// - Complexity: O(*n*) in the length of the title. A pure ASCII title, the common case,
+  ///   takes a byte-level path that gives the same key without Foundation's folding (a
+  ///   property test compares them); ``HouseholdReplica/findSimilarRecipes(title:)`` computes
+  ///   one per recipe.
   public init(normalizing title: String, version: NormalizerVersion = .current) {
+    rawValue = Self.keyOfASCII(title) ?? Self.keyOfUnicode(title)
+  }
+
+  /// The key of any title: folded, accents folded away, every character but letters, numbers
+  /// and white space dropped, folded again.
+  static func keyOfUnicode(_ title: String) -> String {
     let unaccented = foldedText(title).folding(options: [.diacriticInsensitive], locale: nil)
     let kept = unaccented.unicodeScalars.filter {
       $0.properties.isAlphabetic || $0.properties.numericType != nil || $0.properties.isWhitespace
     }
-    rawValue = foldedText(String(String.UnicodeScalarView(kept)))
+    return foldedText(String(String.UnicodeScalarView(kept)))
+  }
+
+  /// The key of a pure ASCII title, byte by byte, or `nil` when `title` is not pure ASCII. In
+  /// ASCII no letter has an accent, the letters and numbers are A–Z, a–z and 0–9, and the white
+  /// space is U+0009–U+000D and U+0020; everything else is dropped.
+  static func keyOfASCII(_ title: String) -> String? {
+    var title = title
+    return title.withUTF8 { bytes -> String? in
+      guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+      return String(unsafeUninitializedCapacity: bytes.count) { output in
+        var count = 0
+        var pendingSpace = false
+        for byte in bytes {
+          switch byte {
+          case 0x09...0x0D, 0x20:
+            pendingSpace = count > 0
+          case 0x30...0x39, 0x41...0x5A, 0x61...0x7A:
+            if pendingSpace {
+              output[count] = 0x20
+              count += 1
+              pendingSpace = false
+            }
+            output[count] = byte <= 0x5A && byte >= 0x41 ? byte + 0x20 : byte
+            count += 1
+          default:
+            continue
+          }
+        }
+        return count
+      }
+    }
   }
 
   /// Orders keys by their text (Unicode scalar order).

@@ -2,6 +2,8 @@ import CRDTTestSupport
 import ForagerSync
 import Testing
 
+@testable import ForagerModel
+
 /// A key is a fixed point: normalizing a canonical name gives it back. Otherwise a key stored
 /// by one device and re-normalized by another (or by a re-keying pass) would drift.
 @Suite("Normalization properties")
@@ -59,6 +61,35 @@ struct NormalizationPropertyTests {
 
   @Test func recipeTitleKeysAreFixedPoints() {
     checkFixedPoint("recipe title key fixed point") { RecipeTitleKey(normalizing: $0).rawValue }
+  }
+
+  /// The byte-level key of an ASCII title is the full pipeline's, over text drawn from every
+  /// ASCII character (letters of both cases, digits, punctuation, controls, every white space).
+  @Test func theASCIITitleKeyAgreesWithTheFullOne() {
+    let failure = checkProperty(
+      "ASCII title key", iterations: PropertyEnvironment.iterations(default: 2_000),
+      generate: { random in
+        // Runs of one class, so that words, spaces and punctuation meet in every order.
+        let classes: [[UInt8]] = [
+          Array(0x41...0x5A), Array(0x61...0x7A), Array(0x30...0x39),
+          [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20],
+          Array(0x21...0x2F) + Array(0x3A...0x40) + Array(0x5B...0x60) + Array(0x7B...0x7E),
+          Array(0x00...0x08) + Array(0x0E...0x1F) + [0x7F],
+        ]
+        return (0..<random.int(in: 0...8)).map { _ in
+          let characters = random.pick(classes)
+          let run = (0..<random.int(in: 1...3)).map { _ in random.pick(characters) }
+          return Text(value: String(decoding: run, as: UTF8.self))
+        }
+      },
+      check: { runs in
+        let title = runs.map(\.value).joined()
+        let fast = RecipeTitleKey.keyOfASCII(title)
+        let full = RecipeTitleKey.keyOfUnicode(title)
+        return fast == full ? nil : "\(fast.debugDescription) against \(full.debugDescription)"
+      })
+    if let failure { Issue.record("\(failure)") }
+    #expect(RecipeTitleKey.keyOfASCII("Crème") == nil)
   }
 
   /// The one-pass check stored keys get on load agrees with normalizing them in full: a key is
