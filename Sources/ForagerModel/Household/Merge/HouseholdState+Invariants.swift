@@ -45,7 +45,8 @@ extension HouseholdState {
     }
     var structure = Structure(state: self)
     Self.forEachMap(&structure, carrying: carriedMapNames)
-    return structure.problems + moves.invariantViolations() + modelViolations()
+    // In order, as the model's are: a report lists them the same on every run.
+    return (structure.problems + moves.invariantViolations()).sorted() + modelViolations()
   }
 
   /// The model's own invariants (``invariantViolations()`` without the maps' structural
@@ -123,15 +124,17 @@ extension HouseholdState {
   ///     household may hold more of one kind than another); only a caller that owns both cores
   ///     passes it.
   ///   - recordsInHalvesAbove: The fewest records a half for two cores to be used.
+  /// - Returns: The problems in order, so that an error that names the first few names the
+  ///   same ones on every run and every device (the maps' own order is their hash tables').
   /// - Complexity: O(*c*) for *c* changed records, normalizing the names of changed categories
   ///   and templates; plus O(*i*) hash lookups over all items when the merge removed a
-  ///   template.
+  ///   template; plus sorting the problems found.
   func modelViolations(
     after changes: KeysToRecheck, cores: Cores = .one,
     recordsInHalvesAbove: Int = recordsCheckedInHalvesAbove
   ) -> [String] {
     guard cores == .two, recordsChecked(after: changes) >= 2 * recordsInHalvesAbove else {
-      return modelViolationsAndNames(after: changes).problems
+      return modelViolationsAndNames(after: changes).problems.sorted()
     }
     let (first, second) = concurrently({
       modelViolationsAndNames(after: changes, inPart: 0, of: 2)
@@ -142,7 +145,7 @@ extension HouseholdState {
         problems.append("categories \(other) and \(key) both have the semantic key \(named)")
       }
     }
-    return problems
+    return problems.sorted()
   }
 
   /// How many records ``modelViolations(after:cores:recordsInHalvesAbove:)`` reads.
