@@ -43,6 +43,9 @@ package enum HostileAct: String, CaseIterable, Sendable {
   /// The device's next writes fail, into the folder or (files storage) into its own file: a
   /// write stopping after some bytes (ENOSPC, EIO, EFBIG), a failed fsync or a failed rename.
   case diskFault = "disk fault"
+  /// A state a buggy build wrote: a list with an item naming a template that exists nowhere,
+  /// which would leave the household unsound; every replica refuses it, whole (ADR 0005).
+  case unsoundState = "unsound state"
 
   /// The acts against a transport and a storage.
   static func acts(for transport: SimulationTransport, storage: SimulationStorage = .memory)
@@ -52,7 +55,7 @@ package enum HostileAct: String, CaseIterable, Sendable {
     case .messages:
       [
         .forgedClaims, .forgedAcknowledgment, .forgedThrough, .forgedSince, .damagedMessage,
-        .replayedMessage, .forgedVersion,
+        .replayedMessage, .forgedVersion, .unsoundState,
       ] + (storage == .files ? [.diskFault] : [])
     case .folder: [.forgedClaims, .cutJournal, .damagedLine, .linkAtName, .fifoAtName, .diskFault]
     }
@@ -90,6 +93,14 @@ extension Simulation {
       }
     case .forgedAcknowledgment, .forgedThrough, .forgedSince, .forgedVersion:
       forgeOnLink(act, to: victim)
+    case .unsoundState:
+      let link = random.pick(householdDevices[household].filter { $0 != victim })
+      let message = SyncMessage(
+        household: householdIDs[household], sender: ReplicaStore.mintReplicaID(using: &random),
+        through: 0, since: nil, recipient: nil, acknowledged: nil,
+        state: unsoundState(of: household))
+      record("a hostile peer sends \(name(victim)) an unsound state", device: victim)
+      receive(.message(message), from: link, into: victim)
     case .damagedMessage:
       network.withMessageInFlight(pick: { random.int(in: 0..<$0) }) { message in
         var bytes =
@@ -178,6 +189,29 @@ extension Simulation {
       forged.items.merge(ORMap(kernel: DotKernel(entries: [:], context: claim)))
     }
     return forged
+  }
+
+  /// A state of the household as a buggy build of a stranger's device writes it: a list with
+  /// one item on it whose template it lacks, under a name no device uses. It removes nothing
+  /// any device wrote (a forged removal is out of reach without signatures, docs/security.md):
+  /// its template is its own write, removed by itself.
+  mutating func unsoundState(of household: Int) -> HouseholdState {
+    var stranger = HouseholdReplica(
+      joining: householdIDs[household], member: MemberID(uuid: nextUUID()),
+      replica: ReplicaStore.mintReplicaID(using: &random),
+      wallClock: devices[householdDevices[household][0]].wallClock)
+    var state = stranger.state
+    do {
+      let list = try stranger.createWeeklyList(
+        name: "A buggy build's list", id: WeeklyListID(uuid: nextUUID()))
+      try stranger.addItem(
+        "unheard-of spice", to: list.id, id: GroceryItemID(uuid: nextUUID()))
+      state = stranger.state
+      for key in state.ingredients.keys { state.ingredients.remove(key) }
+    } catch {
+      unexpectedFailures.append("step \(step): the hostile peer cannot make its state: \(error)")
+    }
+    return state
   }
 
   /// A message on the link from a peer of `receiver`, made by its real session and then

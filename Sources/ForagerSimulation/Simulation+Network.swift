@@ -146,6 +146,11 @@ extension Simulation {
         report.defences.refusedSkippingDeltas += 1
       case .implausibleClaim:
         report.defences.refusedForgedClaims += 1
+      case .unsoundMerge where configuration.fault == .mergeTakesUnsoundStates:
+        takeUnsoundState(message, from: sender, into: receiver)
+        return true
+      case .unsoundMerge:
+        report.defences.refusedUnsoundStates += 1
       default:
         unexpectedFailures.append(
           "step \(step): \(name(receiver)) merging from \(name(sender)): \(error)")
@@ -168,6 +173,25 @@ extension Simulation {
     let changed = mergeChanged || devices[receiver].replica!.state.version != before
     noteFailedSave(devices[receiver].save(merged: changed), on: receiver)
     return changed
+  }
+
+  /// Merges a state the replica refused as unsound, as a build without the merge's model check
+  /// would, and checks and saves as after any merge.
+  private mutating func takeUnsoundState(
+    _ message: SyncMessage, from sender: Int, into receiver: Int
+  ) {
+    guard let state = message.state else { return }
+    // A journal line's replay leaves the model's check to its caller: the merge without it.
+    var claimed: Set<ReplicaID> = []
+    do {
+      try devices[receiver].replica!.replay(state, clockReading: nil, claimed: &claimed)
+    } catch {
+      unexpectedFailures.append("step \(step): \(name(receiver)) replaying a state: \(error)")
+      return
+    }
+    record("\(name(receiver)) takes an unsound state from \(name(sender))", device: receiver)
+    checkSoundness(of: receiver, after: "merging from \(name(sender))")
+    noteFailedSave(devices[receiver].save(merged: true), on: receiver)
   }
 
   /// The message as a receiver with the deliberate merge bug would take it.

@@ -156,6 +156,9 @@ package enum SimulationFault: String, CaseIterable, Hashable, Sendable {
   /// Foundation's synthesized decoding does) would: without the maps of record kinds a newer
   /// build added (mixed-versions scenario, message transport).
   case olderBuildDropsCarriedMaps
+  /// Merges a state the replica refuses as unsound anyway, as a build without the merge's
+  /// model check would: the check of the state after the merge must find it.
+  case mergeTakesUnsoundStates
 
   /// The hostile acts that expose the bug, which the hostile peer plays alone while it is
   /// injected (those its transport and storage allow), so that a run reaches the bug whatever
@@ -164,6 +167,7 @@ package enum SimulationFault: String, CaseIterable, Hashable, Sendable {
     switch self {
     case .trustsForgedClaims: [.forgedClaims]
     case .appendsAfterDamagedJournal: [.cutJournal, .damagedLine, .diskFault]
+    case .mergeTakesUnsoundStates: [.unsoundState]
     case .mergeIgnoresIngredients, .restartKeepsReplicaID, .damagesFileOnRestart,
       .olderBuildDropsCarriedMaps:
       nil

@@ -39,6 +39,7 @@ extension SimulationReport {
     writer.field("refused_forged_claims", defences.refusedForgedClaims)
     writer.field("refused_skipping_deltas", defences.refusedSkippingDeltas)
     writer.field("refused_unreadable", defences.refusedUnreadable)
+    writer.field("refused_unsound_states", defences.refusedUnsoundStates)
     writer.field("reissued_records", defences.reissuedRecords)
     writer.field("skipped_folder_entries", defences.skippedFolderEntries)
     writer.endObject()

@@ -51,7 +51,7 @@ extension SimulationReport {
     if c.transport == .folder || c.storage == .files || c.hostileRate > 0 {
       let d = defences
       lines.append(
-        "defences    \(d.refusedUnreadable) unreadable messages, \(d.refusedSkippingDeltas) deltas skipping changes and \(d.refusedForgedClaims) states claiming more than any device writes refused, \(d.ignoredAcknowledgments) acknowledgments and \(d.ignoredVersions) versions claiming unmade changes ignored, \(d.forgedClaims) forged claims found and \(d.reissuedRecords) records written again, \(d.damagedJournals) damaged journals read up to the damage, \(d.skippedFolderEntries) folder entries skipped, \(d.failedPublications) publications and \(d.failedSaves) saves stopped by the disk"
+        "defences    \(d.refusedUnreadable) unreadable messages, \(d.refusedSkippingDeltas) deltas skipping changes, \(d.refusedForgedClaims) states claiming more than any device writes and \(d.refusedUnsoundStates) unsound states refused, \(d.ignoredAcknowledgments) acknowledgments and \(d.ignoredVersions) versions claiming unmade changes ignored, \(d.forgedClaims) forged claims found and \(d.reissuedRecords) records written again, \(d.damagedJournals) damaged journals read up to the damage, \(d.skippedFolderEntries) folder entries skipped, \(d.failedPublications) publications and \(d.failedSaves) saves stopped by the disk"
       )
     }
     lines.append(

@@ -111,6 +111,9 @@ public struct SimulationReport: Sendable {
     public var ignoredVersions = 0
     /// States refused for claiming more writes of a replica than any device makes.
     public var refusedForgedClaims = 0
+    /// States refused because merging them would leave the household unsound (an item naming
+    /// a template that exists nowhere, a record under another's key).
+    public var refusedUnsoundStates = 0
     /// Forged claims on a device's own incarnations that a merge found.
     public var forgedClaims = 0
     /// Records written again because a forged claim named their writes.

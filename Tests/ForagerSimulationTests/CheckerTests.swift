@@ -1,3 +1,4 @@
+import ForagerSync
 import Foundation
 import Testing
 
@@ -135,6 +136,32 @@ import Testing
   }
 
   /// The names of the invariants a run of `configuration` fails, which must be some.
+  /// A replica that merges a state it refuses as unsound, as a build without the merge's model
+  /// check would: the check after the merge finds what the state broke, at the step it
+  /// arrived, on one core or two. The same run with the library's behaviour refuses each one.
+  @Test(arguments: [Cores.one, .two])
+  func takingUnsoundStatesFailsTheCheckAfterTheMerge(cores: Cores) throws {
+    var configuration = SimulationConfiguration(seed: 1)
+    configuration.steps = 600
+    configuration.hostileRate = 0.1
+    configuration.fault = .mergeTakesUnsoundStates
+    let report = Simulation.run(configuration, cores: cores)
+    #expect(Simulation.run(configuration, cores: cores).text == report.text)
+    let soundness = try #require(
+      report.invariants.first { $0.name.hasPrefix("no semantic key has two records") })
+    #expect(!soundness.holds)
+    #expect(
+      soundness.violations.contains {
+        $0.hasPrefix("step ") && $0.contains("after merging from")
+          && $0.contains("names template unheard-of spice, which does not exist")
+      }, "\(soundness.violations.prefix(3))")
+    configuration.fault = nil
+    let sound = Simulation.run(configuration, cores: cores)
+    #expect(sound.holds, "\(sound.text)")
+    #expect(sound.defences.refusedUnsoundStates > 0)
+    #expect(sound.defences.refusedUnsoundStates == sound.hostileActs["unsound state"])
+  }
+
   static func failedInvariants(of configuration: SimulationConfiguration) -> [String] {
     let report = Simulation.run(configuration)
     #expect(!report.holds, "\(report.text)")
