@@ -127,8 +127,8 @@ public struct CausalContext: Hashable, Sendable {
   /// The context of a delta for a peer that has seen `version`: the dots seen here that
   /// `version` does not cover, and the dots within `version` that are not live here (removed
   /// or overwritten here, and the peer must learn so). `liveRanges` gives, for a replica and a
-  /// bound, the counters of that replica's live dots up to the bound, as sorted, disjoint
-  /// ranges; it is asked once per replica with a bound above 0.
+  /// bound, the counters of that replica's live dots up to the bound (none above it), as
+  /// sorted, disjoint ranges; it is asked once per replica with a bound above 0.
   ///
   /// - Complexity: O(*r*) for *r* replicas, plus `liveRanges`, plus the intervals involved.
   @usableFromInline
@@ -139,10 +139,10 @@ public struct CausalContext: Hashable, Sendable {
     var result = CausalContext()
     for (replica, counters) in replicas {
       let bound = version[replica]
-      var part = counters.above(bound)
-      if bound > 0 {
-        part.formUnion(counters.upTo(bound, excluding: liveRanges(replica, bound)))
-      }
+      // The live counters are all within `bound`: taking them out of the whole set, in one
+      // pass, leaves the dead ones within it and every one above it.
+      let part =
+        bound > 0 ? counters.upTo(.max, excluding: liveRanges(replica, bound)) : counters
       if !part.isEmpty { result.replicas[replica] = part }
     }
     return result
