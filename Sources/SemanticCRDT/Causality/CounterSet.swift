@@ -103,22 +103,26 @@ package struct CounterSet: Hashable, Sendable {
   }
 
   /// - Complexity: O(1) when both sets are prefixes; O(*k'* log *k*) plus the intervals moved
-  ///   for the *k'* ranges of `other` when they are few beside the *k* here (a delta's context
-  ///   joined into a state's, whose removals leave many); O((*k* + *k'*) log(*k* + *k'*))
-  ///   otherwise.
+  ///   for the *k'* ranges of `other` when they are few, or few beside the *k* here (a delta's
+  ///   context joined into a state's, whose removals leave many); O((*k* + *k'*) log(*k* +
+  ///   *k'*)) otherwise.
   mutating func formUnion(_ other: CounterSet) {
     if other.intervals.isEmpty && other.prefix <= prefix { return }
     if intervals.isEmpty && other.intervals.isEmpty {
       prefix = max(prefix, other.prefix)
       return
     }
-    if other.intervals.count < intervals.count / 8 {
+    if other.intervals.count <= Self.fewIntervals || other.intervals.count < intervals.count / 8 {
       if other.prefix > 0 { formUnion(1...other.prefix) }
       for range in other.intervals { formUnion(range) }
       return
     }
     self = CounterSet(ranges + other.ranges)
   }
+
+  /// The most intervals a union places one by one whatever the size of the set it joins: below
+  /// this, joining and sorting the two lists costs more in allocations than the lookups.
+  static let fewIntervals = 4
 
   /// Adds the counters of `range` (its lower bound at least 1), keeping the set canonical: the
   /// intervals it overlaps or touches are joined with it, and the prefix takes in what then
