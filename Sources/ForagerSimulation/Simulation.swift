@@ -87,7 +87,7 @@ public struct Simulation: Sendable {
   ///
   /// - Parameters:
   ///   - configuration: What to simulate.
-  ///   - cores: ``SemanticCRDTJSON/Cores/two`` checks each device's state after each merge on
+  ///   - cores: `Cores.two` checks each device's state after each merge on
   ///     a second core while the run goes on; give it only when a core is free for the length
   ///     of the run. The report is the same either way.
   /// - Precondition: `configuration.problem == nil`.
