@@ -4,8 +4,7 @@ import Foundation
 import SemanticCRDTJSON
 
 /// The check of a device's whole state after each merge (``Simulation/checkSoundness(of:after:)``):
-/// on the run's thread, or, given `Cores.two`, on a second core while the run
-/// goes on.
+/// on the run's thread, or, given `Cores.two`, on a second core while the run goes on.
 ///
 /// A check reads a copy of the state. The copy shares the state's storage, so it costs nothing
 /// to take; when the device next writes a map, that map is copied, as the device's saved
