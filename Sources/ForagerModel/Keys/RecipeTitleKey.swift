@@ -46,33 +46,11 @@ public struct RecipeTitleKey: RawRepresentable, Hashable, Comparable, Codable, S
   }
 
   /// The key of a pure ASCII title, byte by byte, or `nil` when `title` is not pure ASCII. In
-  /// ASCII no letter has an accent, the letters and numbers are A–Z, a–z and 0–9, and the white
-  /// space is U+0009–U+000D and U+0020; everything else is dropped.
+  /// ASCII no letter has an accent, and the letters and numbers are A–Z, a–z and 0–9: the
+  /// folding keeps those and drops the rest.
   static func keyOfASCII(_ title: String) -> String? {
-    var title = title
-    return title.withUTF8 { bytes -> String? in
-      guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-      return String(unsafeUninitializedCapacity: bytes.count) { output in
-        var count = 0
-        var pendingSpace = false
-        for byte in bytes {
-          switch byte {
-          case 0x09...0x0D, 0x20:
-            pendingSpace = count > 0
-          case 0x30...0x39, 0x41...0x5A, 0x61...0x7A:
-            if pendingSpace {
-              output[count] = 0x20
-              count += 1
-              pendingSpace = false
-            }
-            output[count] = byte <= 0x5A && byte >= 0x41 ? byte + 0x20 : byte
-            count += 1
-          default:
-            continue
-          }
-        }
-        return count
-      }
+    foldedASCII(title) { byte in
+      (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
   }
 

@@ -24,6 +24,13 @@ func foldedUnicode(_ text: String) -> String {
 /// ASCII, NFC changes nothing, lowercasing maps A–Z, and the white space is U+0009–U+000D and
 /// U+0020.
 func foldedASCII(_ text: String) -> String? {
+  foldedASCII(text, keeping: { _ in true })
+}
+
+/// ``foldedASCII(_:)`` keeping, of the bytes that are not white space, only those `keep`
+/// accepts: the white space around a dropped byte collapses as if it were not there.
+@inline(__always)
+func foldedASCII(_ text: String, keeping keep: (UInt8) -> Bool) -> String? {
   var text = text
   return text.withUTF8 { bytes -> String? in
     guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
@@ -35,6 +42,7 @@ func foldedASCII(_ text: String) -> String? {
           pendingSpace = count > 0
           continue
         }
+        guard keep(byte) else { continue }
         if pendingSpace {
           output[count] = 0x20
           count += 1
