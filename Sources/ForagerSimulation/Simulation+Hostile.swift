@@ -44,7 +44,7 @@ package enum HostileAct: String, CaseIterable, Sendable {
   /// write stopping after some bytes (ENOSPC, EIO, EFBIG), a failed fsync or a failed rename.
   case diskFault = "disk fault"
   /// A state a buggy build wrote: a list with an item naming a template that exists nowhere,
-  /// which would leave the household unsound; every replica refuses it, whole (ADR 0005).
+  /// which would leave the household unsound; every replica refuses it, whole (docs/security.md).
   case unsoundState = "unsound state"
 
   /// The acts against a transport and a storage.

@@ -87,9 +87,9 @@ public struct Simulation: Sendable {
   ///
   /// - Parameters:
   ///   - configuration: What to simulate.
-  ///   - cores: `Cores.two` checks each device's state after each merge on
-  ///     a second core while the run goes on; give it only when a core is free for the length
-  ///     of the run. The report is the same either way.
+  ///   - cores: `Cores.two` checks each device's state after each merge on a second core
+  ///     while the run goes on; give it only when a core is free for the length of the run.
+  ///     The report is the same either way.
   /// - Precondition: `configuration.problem == nil`.
   public init(_ configuration: SimulationConfiguration, cores: Cores = .one) {
     precondition(configuration.problem == nil, configuration.problem ?? "")
