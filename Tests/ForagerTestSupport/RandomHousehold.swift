@@ -155,14 +155,15 @@ public enum RandomHousehold {
     }
   }
 
-  /// `count` devices of a new household: the first creates it (owner "Ana"), the others join
-  /// it as the same member and merge the first, each named by `replica` and with its own
-  /// fixed clock, a millisecond apart from 1,000 ms.
+  /// `count` devices of a new household: the first creates it (owner "Ana", ``owner``, so that
+  /// a seeded test makes the same states in every process), the others join it as the same
+  /// member and merge the first, each named by `replica` and with its own fixed clock, a
+  /// millisecond apart from 1,000 ms.
   public static func newHousehold(
     _ household: HouseholdID, devices count: Int, replica: (Int) -> ReplicaID
   ) throws -> [HouseholdReplica] {
     let founder = HouseholdReplica.create(
-      household: household, owner: MemberID(), ownerName: "Ana", replica: replica(0),
+      household: household, owner: owner, ownerName: "Ana", replica: replica(0),
       wallClock: .fixed(1_000))
     var devices = [founder]
     for index in 1..<count {

@@ -183,7 +183,8 @@ extension HouseholdReplica {
       }
     }
     let id = max((removals.last?.id ?? 0) + 1, Int64(clamping: now))
-    removals.append(RemovedRecords(id: id, removedAtMilliseconds: now, records: removed))
+    removals.append(
+      RemovedRecords(id: id, removedAtMilliseconds: now, records: removed.archivedInKeyOrder()))
     if removals.count > RemovedRecords.maximumKept {
       removals.removeFirst(removals.count - RemovedRecords.maximumKept)
     }
@@ -202,5 +203,31 @@ extension PlannedMeal {
       meal.assignment.write(winner.value, at: stamp(winner.timestamp))
     }
     return meal
+  }
+}
+
+extension HouseholdState {
+  /// The same records, each on an archive dot numbered in the order of the keys' text. A merge
+  /// meets the keys it removes in the order of its hash tables, which Swift seeds per process,
+  /// so the dots a removal was collected under differ from run to run; renumbered, a removal
+  /// kept by the same merge is the same, byte for byte, in every process.
+  ///
+  /// - Complexity: O(*n* log *n*) for *n* records.
+  func archivedInKeyOrder() -> HouseholdState {
+    struct Renumbering: HouseholdMapVisitor {
+      var state: HouseholdState
+      mutating func visit<Record: MappedRecord>(_ map: HouseholdMap<Record>) {
+        let kept = state[keyPath: map.records]
+        guard !kept.isEmpty else { return }
+        var renumbered = ORMap<Record.Key, Record>()
+        for key in kept.keys.sorted(by: { "\($0)".precedesByScalars("\($1)") }) {
+          renumbered.set(key, to: kept[key]!, by: RemovedRecords.archiveReplica)
+        }
+        state[keyPath: map.records] = renumbered
+      }
+    }
+    var renumbering = Renumbering(state: self)
+    Self.forEachMap(&renumbering, carrying: carriedMapNames)
+    return renumbering.state
   }
 }
