@@ -86,20 +86,11 @@ package struct CounterSet: Hashable, Sendable {
     return low
   }
 
-  /// - Complexity: amortized O(1) for the next counter after the prefix, O(*k*) otherwise.
+  /// - Complexity: O(log *k*) plus the intervals moved: none for the counter after the prefix
+  ///   when no interval follows it, the common case of a replica's writes merged in order.
   mutating func insert(_ counter: UInt64) {
     precondition(counter > 0)
-    if counter <= prefix { return }
-    if counter == prefix + 1 {
-      prefix = counter
-      if let first = intervals.first, first.lowerBound == prefix + 1 {
-        prefix = first.upperBound
-        intervals.removeFirst()
-      }
-      return
-    }
-    if contains(counter) { return }
-    self = CounterSet(ranges + [counter...counter])
+    formUnion(counter...counter)
   }
 
   /// - Complexity: O(1) when both sets are prefixes; O(*k'* log *k*) plus the intervals moved
