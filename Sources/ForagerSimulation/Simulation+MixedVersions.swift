@@ -129,7 +129,7 @@ extension Simulation {
       return false
     }
     let error = SyncMessageError.newerFormat(
-      found: SyncMessage.currentFormat, supported: SyncMessage.formatWithVersion)
+      found: message.format, supported: SyncMessage.formatWithVersion)
     if message.isAnnouncement {
       announcementsRefusedByOlder += 1
     } else {

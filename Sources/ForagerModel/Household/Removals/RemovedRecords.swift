@@ -220,7 +220,10 @@ extension HouseholdState {
         let kept = state[keyPath: map.records]
         guard !kept.isEmpty else { return }
         var renumbered = ORMap<Record.Key, Record>()
-        for key in kept.keys.sorted(by: { "\($0)".precedesByScalars("\($1)") }) {
+        // Each key's text made once, not at every comparison of the sort.
+        let ordered = kept.keys.map { (text: "\($0)", key: $0) }
+          .sorted { $0.text.precedesByScalars($1.text) }
+        for (_, key) in ordered {
           renumbered.set(key, to: kept[key]!, by: RemovedRecords.archiveReplica)
         }
         state[keyPath: map.records] = renumbered
