@@ -95,10 +95,10 @@ extension Simulation {
       forgeOnLink(act, to: victim)
     case .unsoundState:
       let link = random.pick(householdDevices[household].filter { $0 != victim })
+      let stranger = unsoundStranger(of: household)
       let message = SyncMessage(
-        household: householdIDs[household], sender: ReplicaStore.mintReplicaID(using: &random),
-        through: 0, since: nil, recipient: nil, acknowledged: nil,
-        state: unsoundState(of: household))
+        household: householdIDs[household], sender: stranger.replicaID, through: 0, since: nil,
+        recipient: nil, acknowledged: nil, state: stranger.state)
       record("a hostile peer sends \(name(victim)) an unsound state", device: victim)
       receive(.message(message), from: link, into: victim)
     case .damagedMessage:
@@ -191,11 +191,12 @@ extension Simulation {
     return forged
   }
 
-  /// A state of the household as a buggy build of a stranger's device writes it: a list with
-  /// one item on it whose template it lacks, under a name no device uses. It removes nothing
-  /// any device wrote (a forged removal is out of reach without signatures, docs/security.md):
-  /// its template is its own write, removed by itself.
-  mutating func unsoundState(of household: Int) -> HouseholdState {
+  /// A stranger's device of the household on a buggy build, and the state it writes: a list
+  /// with one item on it whose template it lacks, under a name no device uses. It removes
+  /// nothing any device wrote (a forged removal is out of reach without signatures,
+  /// docs/security.md): its template is its own write, removed by itself.
+  mutating func unsoundStranger(of household: Int) -> (replicaID: ReplicaID, state: HouseholdState)
+  {
     var stranger = HouseholdReplica(
       joining: householdIDs[household], member: MemberID(uuid: nextUUID()),
       replica: ReplicaStore.mintReplicaID(using: &random),
@@ -211,7 +212,7 @@ extension Simulation {
     } catch {
       unexpectedFailures.append("step \(step): the hostile peer cannot make its state: \(error)")
     }
-    return state
+    return (stranger.replicaID, state)
   }
 
   /// A message on the link from a peer of `receiver`, made by its real session and then
