@@ -82,13 +82,32 @@ public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
     self.init(checked: year, month: month, day: day)
   }
 
-  /// Parses `yyyy-MM-dd`.
+  /// Parses `yyyy-MM-dd`: four, two and two ASCII digits, no sign; `nil` for anything else or
+  /// a day no calendar has.
   public init?(parsing text: String) {
-    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+    var text = text
+    guard let day = text.withUTF8({ CalendarDay(parsingUTF8: $0) }) else { return nil }
+    self = day
+  }
+
+  /// Parses `yyyy-MM-dd` from exactly these bytes.
+  init?(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      let year = Self.number(bytes[0..<4]), let month = Self.number(bytes[5..<7]),
+      let day = Self.number(bytes[8..<10])
     else { return nil }
     self.init(year: year, month: month, day: day)
+  }
+
+  /// The number these ASCII digits spell; `nil` if any byte is not a digit.
+  private static func number(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+    var value = 0
+    for byte in digits {
+      let digit = byte &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      value = value * 10 + Int(digit)
+    }
+    return value
   }
 
   private enum CodingKeys: String, CodingKey { case year, month, day }
@@ -125,10 +144,20 @@ public struct CalendarDay: Hashable, Comparable, Codable, Sendable {
 extension CalendarDay: CustomStringConvertible {
   /// `yyyy-MM-dd`, for example `2024-12-10`.
   public var description: String {
-    func padded(_ value: Int, _ width: Int) -> String {
-      let digits = String(value)
-      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    String(unsafeUninitializedCapacity: 10) { text in
+      func put(_ value: Int, digits: Int, endingAt end: Int) {
+        var value = value
+        for position in stride(from: end, to: end - digits, by: -1) {
+          text[position] = UInt8(ascii: "0") + UInt8(value % 10)
+          value /= 10
+        }
+      }
+      put(year, digits: 4, endingAt: 3)
+      text[4] = UInt8(ascii: "-")
+      put(month, digits: 2, endingAt: 6)
+      text[7] = UInt8(ascii: "-")
+      put(day, digits: 2, endingAt: 9)
+      return 10
     }
-    return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
   }
 }

@@ -37,16 +37,33 @@ public struct SlotKey: RawRepresentable, Hashable, Comparable, Codable, Sendable
   /// `yyyy-MM-dd-<mealType>`.
   public var rawValue: String { "\(day)-\(mealType.rawValue)" }
 
-  /// Parses `yyyy-MM-dd-<mealType>`; `nil` for anything else.
+  /// Parses `yyyy-MM-dd-<mealType>`: ASCII digits, no sign, and a meal type as ``rawValue``
+  /// spells it; `nil` for anything else, so that every key read writes back as it was read.
   public init?(rawValue: String) {
-    guard rawValue.count > 11,
-      let separator = rawValue.index(
-        rawValue.startIndex, offsetBy: 10, limitedBy: rawValue.endIndex),
-      rawValue[separator] == "-",
-      let day = CalendarDay(parsing: String(rawValue[..<separator])),
-      let mealType = MealType(rawValue: String(rawValue[rawValue.index(after: separator)...]))
+    var text = rawValue
+    guard
+      let key = text.withUTF8({ bytes -> SlotKey? in
+        guard bytes.count > 11, bytes[10] == UInt8(ascii: "-"),
+          let day = CalendarDay(parsingUTF8: UnsafeBufferPointer(rebasing: bytes[..<10])),
+          let mealType = MealType(
+            rawValue: String(decoding: UnsafeBufferPointer(rebasing: bytes[11...]), as: UTF8.self))
+        else { return nil }
+        return SlotKey(day: day, mealType: mealType)
+      })
     else { return nil }
-    self.init(day: day, mealType: mealType)
+    self = key
+  }
+
+  // Equality and hashing by the parts: the defaults for a `RawRepresentable` type would build
+  // `rawValue`'s text for every comparison and every hash of a planned meal's key.
+
+  public static func == (lhs: SlotKey, rhs: SlotKey) -> Bool {
+    lhs.day == rhs.day && lhs.mealType == rhs.mealType
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(day)
+    hasher.combine(mealType)
   }
 
   /// Orders by day, then meal of the day.

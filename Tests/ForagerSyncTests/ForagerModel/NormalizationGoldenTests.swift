@@ -167,6 +167,9 @@ struct NormalizationGoldenTests {
     #expect(SlotKey(day: day, mealType: .breakfast).rawValue == "2024-12-10-breakfast")
     #expect(SlotKey(rawValue: "2024-12-10-breakfast") == SlotKey(day: day, mealType: .breakfast))
     #expect(MealType(parsing: " Breakfast ") == .breakfast)
+    // The order of the day is the order of the cases.
+    #expect(MealType.allCases.sorted() == MealType.allCases)
+    #expect(zip(MealType.allCases, MealType.allCases.dropFirst()).allSatisfy { $0 < $1 })
 
     // 23:30 on 10 December in New York is 04:30 on the 11th in UTC.
     let lateEvening = Date(timeIntervalSince1970: 1_733_891_400)
@@ -182,7 +185,7 @@ struct NormalizationGoldenTests {
 
     for invalid in [
       "2024-13-01-lunch", "2024-02-30-lunch", "2024-12-10-brunch", "2024-12-10", "24-12-10-lunch",
-      "2024-12-10lunch",
+      "2024-12-10lunch", "+024-12-10-dinner", "2024-+1-10-lunch", "2024-12-10-Dinner",
     ] {
       #expect(SlotKey(rawValue: invalid) == nil, "\(invalid)")
     }

@@ -92,6 +92,48 @@ struct NormalizationPropertyTests {
     #expect(RecipeTitleKey.keyOfASCII("Crème") == nil)
   }
 
+  /// A slot key's text reads back as the key that wrote it, and text that reads as a key is
+  /// that key's text, so no key has two spellings. Texts are written keys, half of them with
+  /// characters replaced or inserted: signs, spaces, digits of other scripts, a combining mark.
+  /// The seed found a `+` before one of the numbers, read as a key that writes back without it
+  /// (fixed by reading ASCII digits only).
+  @Test func slotKeyTextReadsBackAsWritten() {
+    var accepted = 0
+    var refused = 0
+    let failure = checkProperty(
+      "slot key text", iterations: PropertyEnvironment.iterations(default: 2_000),
+      regressionSeeds: [2_205_073_270_743_765_905],
+      generate: { random in
+        let day = CalendarDay(
+          year: random.int(in: 1...9999), month: random.int(in: 1...12),
+          day: random.int(in: 1...28))!
+        let written = SlotKey(day: day, mealType: random.pick(MealType.allCases)).rawValue
+        let hostile = ["+", "-", " ", "0", "9", "\u{663}", "\u{FF12}", "\u{301}", "x", "D"]
+        let rate = random.int(in: 0...1) * random.int(in: 2...12)
+        return written.flatMap { character -> [Text] in
+          let kept = Text(value: String(character))
+          guard rate > 0, random.int(in: 1...rate) == 1 else { return [kept] }
+          let other = Text(value: random.pick(hostile))
+          return random.int(in: 0...1) == 0 ? [other] : [other, kept]
+        }
+      },
+      check: { pieces in
+        let text = pieces.map(\.value).joined()
+        guard let key = SlotKey(rawValue: text) else {
+          refused += 1
+          return nil
+        }
+        accepted += 1
+        let made = SlotKey(day: key.day, mealType: key.mealType)
+        guard key.rawValue == text, key == made, key.hashValue == made.hashValue else {
+          return "\(text.debugDescription) reads as \(key.rawValue.debugDescription)"
+        }
+        return nil
+      })
+    if let failure { Issue.record("\(failure)") }
+    #expect(accepted > 0 && refused > 0, "accepted \(accepted), refused \(refused)")
+  }
+
   /// The one-pass check stored keys get on load agrees with normalizing them in full: a key is
   /// canonical exactly when normalizing it gives it back.
   @Test func theCanonicalCheckAgreesWithNormalizing() {
