@@ -183,6 +183,10 @@ struct IngredientPipeline {
   /// Whether a token is a quantity: digits with `.`, `,`, `/`, `-` or `–` inside, or a
   /// vulgar fraction.
   private func isQuantity(_ token: String) -> Bool {
+    // A Character that starts with an ASCII letter is a letter, whatever follows it.
+    if let byte = token.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) {
+      return false
+    }
     guard let first = token.first, first.isNumberFast else { return false }
     return token.allSatisfy { $0.isNumberFast || ".,/-–".contains($0) }
   }
@@ -242,7 +246,7 @@ struct IngredientPipeline {
   }
 
   /// Whether `word`, or its singular when that differs, is in `list`.
-  private func isListed(_ word: String, in list: Set<String>) -> Bool {
+  private func isListed(_ word: String, in list: WordList) -> Bool {
     if list.contains(word) { return true }
     let singular = singular(word)
     return singular != word && list.contains(singular)
@@ -261,7 +265,9 @@ struct IngredientPipeline {
     // Most words are their own singular, and every word is asked (units and preparation words
     // are matched in the singular): one that ends in no "s" and is no irregular plural is,
     // by the rules below, without running them.
-    if word.utf8.last != UInt8(ascii: "s") && IngredientVocabulary.irregularPlurals[word] == nil {
+    if word.utf8.last != UInt8(ascii: "s")
+      && !IngredientVocabulary.irregularPluralWords.contains(word)
+    {
       return word
     }
     var current = word

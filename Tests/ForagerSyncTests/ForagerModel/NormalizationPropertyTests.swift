@@ -134,6 +134,37 @@ struct NormalizationPropertyTests {
     #expect(accepted > 0 && refused > 0, "accepted \(accepted), refused \(refused)")
   }
 
+  /// A word list's quick refusal never refuses a listed word: its answers are the set's, for
+  /// listed words, their neighbours (a letter changed, added or taken away), words longer than
+  /// the lengths it tells apart, and the empty word.
+  @Test func wordListsAnswerAsTheirSets() {
+    let listed = Set(IngredientVocabulary.v2.units.words).union([
+      "", String(repeating: "w", count: 40),
+    ])
+    let list = WordList(listed)
+    let failure = checkProperty(
+      "word list", iterations: PropertyEnvironment.iterations(default: 2_000),
+      generate: { random in
+        var word = Array(random.pick(Array(listed).sorted()).utf8)
+        switch random.int(in: 0...3) {
+        case 0: break
+        case 1 where !word.isEmpty:
+          word[random.int(in: 0...(word.count - 1))] = random.pick(Array(0x61...0x7A))
+        case 2: word.insert(random.pick([0x61, 0x73, 0xC3]), at: random.int(in: 0...word.count))
+        default: if !word.isEmpty { word.remove(at: random.int(in: 0...(word.count - 1))) }
+        }
+        return [Text(value: String(decoding: word, as: UTF8.self))]
+      },
+      check: { words in
+        guard let word = words.first?.value else { return nil }
+        return list.contains(word) == listed.contains(word) ? nil : "\(word.debugDescription)"
+      })
+    if let failure { Issue.record("\(failure)") }
+    #expect(
+      list.contains("cups") && !list.contains("cupz")
+        && !list.contains(String(repeating: "w", count: 41)))
+  }
+
   /// The one-pass check stored keys get on load agrees with normalizing them in full: a key is
   /// canonical exactly when normalizing it gives it back.
   @Test func theCanonicalCheckAgreesWithNormalizing() {
