@@ -57,6 +57,44 @@ private final class OtherThread<Value>: @unchecked Sendable {
   }
 }
 
+/// A value one thread posts once and another looks for without waiting: how
+/// ``concurrently(_:_:)``'s second thread tells the first something it found while both run.
+///
+/// Unchecked sendability, as ``OtherThread``'s: `posted` is written by the poster only before
+/// it signals, and read by the reader only after a wait on the signal has succeeded, which
+/// orders the two. `seen` is the reader's alone.
+public final class Announcement<Value: Sendable>: @unchecked Sendable {
+  private var posted: Value?
+  private var seen: Value?
+  private let signal = DispatchSemaphore(value: 0)
+
+  public init() {}
+
+  /// Posts `value`; call once.
+  public func post(_ value: Value) {
+    posted = value
+    signal.signal()
+  }
+
+  /// The value if it has been posted, without waiting; `nil` until then. Only one thread may
+  /// read (the one that did not post).
+  ///
+  /// - Complexity: O(1); until the value arrives, two atomic operations per call.
+  public var value: Value? {
+    if let seen { return seen }
+    guard signal.wait(timeout: .now()) == .success else { return nil }
+    seen = posted
+    return seen
+  }
+
+  /// Waits until the value has been posted. Only the thread that reads ``value`` may wait.
+  public func wait() {
+    guard seen == nil else { return }
+    signal.wait()
+    seen = posted
+  }
+}
+
 /// Bytes that ``concurrently(_:_:)``'s second thread reads while the caller reads them too.
 ///
 /// Unchecked sendability: a buffer pointer is not `Sendable` because nothing stops a write or

@@ -53,31 +53,49 @@ import Testing
   }
 
   /// The outcome of one pass, and of two halves (the halves' parts concatenated), with where
-  /// each reader stopped.
-  static func outcomes(_ bytes: [UInt8], cores: Cores = .two) -> (
-    oneByOne: Result<[String], JSONError>, halves: Result<[String], JSONError>, parts: Int
-  ) {
+  /// each reader stopped. The array is the first element of `[array, "tail"]`, a tail of
+  /// `tail` bytes, so that the input goes on after it as a file's does after a map.
+  /// `waiting`: the first thread waits for the second to find the middle, so that whether a
+  /// long array is split does not depend on which thread runs first.
+  static func outcomes(
+    _ array: [UInt8], cores: Cores = .two, tail: Int = 0, waiting: Bool = true
+  ) -> (oneByOne: Result<[String], JSONError>, halves: Result<[String], JSONError>, parts: Int) {
     func flat(_ entries: [Entry]) -> [String] { entries.map { "\($0.key)=\($0.dots)" } }
+    let bytes = Array("[".utf8) + array + Array(",\"\(String(repeating: "t", count: tail))\"]".utf8)
+    func withTail(
+      _ buffer: UnsafeBufferPointer<UInt8>, cores: Cores,
+      _ body: (inout JSONReader) throws(JSONError) -> [Entry]
+    ) throws(JSONError) -> [String] {
+      try JSONReader.read(buffer, cores: cores) { reader throws(JSONError) in
+        try reader.readTuple { reader throws(JSONError) in
+          let entries = try body(&reader)
+          let end = reader.offset
+          try reader.nextElement()
+          let tail = try reader.readString()
+          return flat(entries) + ["end \(end)", "tail \(tail.count)"]
+        }
+      }
+    }
     var parts = 0
     let oneByOne = Result { () throws(JSONError) -> [String] in
       try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
-        try JSONReader.read(buffer) { reader throws(JSONError) in
+        try withTail(buffer, cores: .one) { reader throws(JSONError) in
           var entries: [Entry] = []
           try reader.readArray { reader throws(JSONError) in
             entries.append(try readEntry(&reader))
           }
-          return flat(entries) + ["end \(reader.offset)"]
+          return entries
         }
       }
     }
     let halves = Result { () throws(JSONError) -> [String] in
       try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
-        try JSONReader.read(buffer, cores: cores) { reader throws(JSONError) in
-          let read = try reader.readArrayInHalves(minimumBytes: 0, empty: { [Entry]() }) {
-            reader, part throws(JSONError) in part.append(try readEntry(&reader))
-          }
+        try withTail(buffer, cores: cores) { reader throws(JSONError) in
+          let read = try reader.readArrayInHalves(
+            minimumBytes: 0, waitingForTheMiddle: waiting, empty: { [Entry]() }
+          ) { reader, part throws(JSONError) in part.append(try readEntry(&reader)) }
           parts = read.count
-          return flat(read.flatMap { $0 }) + ["end \(reader.offset)"]
+          return read.flatMap { $0 }
         }
       }
     }
@@ -92,14 +110,43 @@ import Testing
     }
   }
 
-  @Test func validArraysReadAsInOnePass() {
+  /// Split wherever the input goes on after the array: with the array at the end, or followed
+  /// by ten times its length. (Splitting at the middle of the input left, rather than of the
+  /// array, read every map but the file's last on one core.)
+  @Test(arguments: [0, 10]) func validArraysReadAsInOnePass(tailTimesTheArray: Int) {
     var random = SplitMix64(seed: 2)
     for count in [0, 1, 2, 3, 10, 500, 3_000] {
       let bytes = Self.entries(count, &random)
-      let (oneByOne, halves, parts) = Self.outcomes(bytes)
-      #expect(Self.same(oneByOne, halves), "count \(count)")
-      if count >= 10 { #expect(parts == 2, "a long array must be split, count \(count)") }
+      let tail = bytes.count * tailTimesTheArray
+      for waiting in [true, false] {
+        let (oneByOne, halves, parts) = Self.outcomes(bytes, tail: tail, waiting: waiting)
+        #expect(Self.same(oneByOne, halves), "count \(count)")
+        if waiting && count >= 10 {
+          #expect(parts == 2, "a long array must be split, count \(count)")
+        }
+      }
     }
+  }
+
+  /// An array shorter than the minimum is read whole, however much input follows it.
+  @Test func aShortArrayIsReadWhole() throws {
+    var random = SplitMix64(seed: 4)
+    let array = Self.entries(500, &random)
+    let bytes =
+      Array("[".utf8) + array + Array(",\"\(String(repeating: "t", count: 100_000))\"]".utf8)
+    let parts = try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
+      try JSONReader.read(buffer, cores: .two) { reader throws(JSONError) in
+        try reader.readTuple { reader throws(JSONError) in
+          let read = try reader.readArrayInHalves(
+            minimumBytes: array.count + 1, waitingForTheMiddle: true, empty: { [Entry]() }
+          ) { reader, part throws(JSONError) in part.append(try Self.readEntry(&reader)) }
+          try reader.nextElement()
+          _ = try reader.readString()
+          return read.count
+        }
+      }
+    }
+    #expect(parts == 1)
   }
 
   /// Without a second core from the caller, the reader never splits: one part, one thread.
@@ -132,7 +179,10 @@ import Testing
       case 2: bytes.insert(random.pick(specials), at: position)
       default: bytes.remove(at: position)
       }
-      let (oneByOne, halves, _) = Self.outcomes(bytes)
+      // Half the time the input goes on after the array, and half of those the first thread
+      // does not wait for the middle.
+      let (oneByOne, halves, _) = Self.outcomes(
+        bytes, tail: iteration % 4 < 2 ? 0 : clean.count, waiting: iteration % 8 < 4)
       #expect(Self.same(oneByOne, halves), "iteration \(iteration)")
       if case .failure = oneByOne { failures += 1 }
     }
