@@ -375,6 +375,15 @@ extension JSONReader {
     }
     var depth = 0
     while position < bytes.count {
+      // To the next quote or bracket, a word at a time: `[` and `]` are `{` and `}` with
+      // bit 5 clear, and no other bytes are.
+      skipWords { word in
+        let folded = word | (Self.ones &* 0x20)
+        return Self.flags(word, equalTo: UInt8(ascii: "\""))
+          | Self.flags(folded, equalTo: UInt8(ascii: "{"))
+          | Self.flags(folded, equalTo: UInt8(ascii: "}"))
+      }
+      guard position < bytes.count else { break }
       let byte = bytes[position]
       position += 1
       switch byte {
@@ -398,6 +407,10 @@ extension JSONReader {
   @usableFromInline
   mutating func skipStringBody() throws(JSONError) {
     while true {
+      skipWords { word in
+        Self.flags(word, equalTo: UInt8(ascii: "\""))
+          | Self.flags(word, equalTo: UInt8(ascii: "\\"))
+      }
       guard position < bytes.count else { throw JSONError(.unexpectedEnd, at: position) }
       let inner = bytes[position]
       position += 1

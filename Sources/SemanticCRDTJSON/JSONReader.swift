@@ -380,28 +380,41 @@ public struct JSONReader: ~Copyable {
   /// eight bytes of the input.
   @inline(__always)
   private mutating func skipPlainBytes() {
+    skipWords { word in
+      // A byte below n sets its high bit in (word - n·ones) & ~word (exact for n ≤ 0x80).
+      Self.flags(word, equalTo: UInt8(ascii: "\"")) | Self.flags(word, equalTo: UInt8(ascii: "\\"))
+        | ((word &- Self.ones &* 0x20) & ~word) | word
+    }
+  }
+
+  /// Steps eight bytes at a time while `flags` flags no byte of the word (a flagged byte has
+  /// its high bit set in what `flags` returns, and the lowest flag must be exact), to the first
+  /// flagged byte, or to within the last eight bytes of the input, where the caller's byte
+  /// loop goes on.
+  @inline(__always)
+  mutating func skipWords(unlessFlagged flags: (UInt64) -> UInt64) {
     guard let base = bytes.baseAddress else { return }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
     while position + 8 <= bytes.count {
       let word = UInt64(
         littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-      // A byte below n sets its high bit in (word - n·ones) & ~word (exact for n ≤ 0x80);
-      // a byte equal to c is a zero byte of word ^ c·ones.
-      let quote = word ^ (ones &* 0x22)
-      let backslash = word ^ (ones &* 0x5C)
-      let special =
-        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-        | ((word &- ones &* 0x20) & ~word) | word
-      let flagged = special & highs
+      let flagged = flags(word) & (Self.ones &* 0x80)
       if flagged != 0 {
-        // The lowest flag is exact (borrows only reach bytes above a special one).
         position += flagged.trailingZeroBitCount >> 3
         return
       }
       position += 8
     }
   }
+
+  /// The bytes of `word` equal to `byte`, by their high bits: a zero byte of `word ^ byte·ones`.
+  /// The lowest flag is exact (a borrow reaches only bytes above a flagged one).
+  @inline(__always)
+  static func flags(_ word: UInt64, equalTo byte: UInt8) -> UInt64 {
+    let difference = word ^ (ones &* UInt64(byte))
+    return (difference &- ones) & ~difference
+  }
+
+  static let ones: UInt64 = 0x0101_0101_0101_0101
 
   private mutating func scanEscape() throws(JSONError) {
     let escapeStart = position

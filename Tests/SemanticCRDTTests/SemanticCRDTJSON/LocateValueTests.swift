@@ -1,5 +1,7 @@
+import CRDTTestSupport
 import SemanticCRDT
 import SemanticCRDTJSON
+import SharedSupport
 import Testing
 
 /// `locateValue` finds where a value ends (for the replica file's sections) without validating
@@ -30,6 +32,40 @@ import Testing
     let checked = try Self.ranges(text) { reader throws(JSONError) in try reader.skipValue() }
     #expect(fast == checked)
     #expect(!fast.isEmpty)
+  }
+
+  /// Random documents whose strings hold brackets, braces, escaped quotes and backslashes,
+  /// multi-byte text and runs of plain letters of every length, so that every byte the scan
+  /// stops at falls at every place in its eight-byte word (the scan steps a word at a time).
+  @Test func findsTheSameEndsAsTheValidatingSkipOnRandomDocuments() throws {
+    var random = SplitMix64(seed: PropertyEnvironment.replaySeed ?? 8)
+    let pieces = ["[", "]", "{", "}", "\\\"", "\\\\", ",", ":", "é", "😀", " ", "\\u005d"]
+    func string() -> String {
+      let parts = (0..<random.int(in: 0...4)).map { _ in
+        random.int(in: 0...1) == 0
+          ? random.pick(pieces) : String(repeating: "x", count: random.int(in: 0...19))
+      }
+      return "\"" + parts.joined() + "\""
+    }
+    func value(_ depth: Int) -> String {
+      switch depth > 3 ? random.int(in: 0...1) : random.int(in: 0...3) {
+      case 0: return string()
+      case 1: return random.pick(["12", "-0.5e3", "true", "null", "[]", "{}"])
+      case 2:
+        return "["
+          + (0..<random.int(in: 1...4)).map { _ in value(depth + 1) }.joined(separator: ",") + "]"
+      default:
+        let members = (0..<random.int(in: 1...4)).map { index in "\"k\(index)\":" + value(depth + 1)
+        }
+        return "{" + members.joined(separator: " , ") + "}"
+      }
+    }
+    for _ in 0..<PropertyEnvironment.iterations(default: 500) {
+      let text = "{" + (0..<4).map { "\"m\($0)\":" + value(0) }.joined(separator: ",") + "}"
+      let fast = try Self.ranges(text) { reader throws(JSONError) in try reader.locateValue() }
+      let checked = try Self.ranges(text) { reader throws(JSONError) in try reader.skipValue() }
+      #expect(fast == checked, "\(text)")
+    }
   }
 
   /// A value cut short is refused at an offset inside the input, also when the last byte is
