@@ -135,20 +135,15 @@ extension JSONReader {
     // Every eighth element's start but the first's: near enough to the middle, at a byte per
     // element (the scan runs while the first thread builds the map, so this adds to the
     // load's peak memory).
-    var starts: [Int] = []
-    var index = 0
-    while true {
-      let start = try peekStart()
-      if index % 8 == 0 && index > 0 { starts.append(start) }
-      index += 1
-      _ = try locateValue()
-      let next = try peek()
-      position += 1
-      if next == UInt8(ascii: "]") { break }
-      guard next == UInt8(ascii: ",") else {
-        throw JSONError(.unexpectedByte(next, expected: "',' or ']'"), at: position - 1)
+    var scanned = (starts: [Int](), count: 0)
+    _ = try readElements(into: &scanned, stoppingAt: nil) { reader, scanned throws(JSONError) in
+      if scanned.count % 8 == 0 && scanned.count > 0 {
+        scanned.starts.append(try reader.peekStart())
       }
+      scanned.count += 1
+      _ = try reader.locateValue()
     }
+    let starts = scanned.starts
     guard position - arrayStart >= minimumBytes else { return nil }
     // The middle: this thread's scan costs about what checking the map costs the first thread
     // after both have read (kernel validation runs there). In profiles of `codec.load.mixed`,
