@@ -5,17 +5,39 @@ import SemanticCRDT
 /// Save and load of a replica file with our codec, against JSONEncoder/JSONDecoder of the same
 /// state, in the same run. Ours does more (envelope, checksum verification, invariant checks).
 enum CodecBenchmarks {
-  static func all(sizes: [Int], mixedSizes: [Int]) -> [Benchmark] {
-    sizes.flatMap { n in rows(suffix: "", n: n) { Households.categories(n) } }
-      + mixedSizes.flatMap { n in rows(suffix: ".mixed", n: n) { Households.mixed(n) } }
+  /// The rows at every size, and at the largest mixed size, our load against Foundation's in
+  /// alternating rounds (see ``Comparison``): the ratio, from runs a second apart rather
+  /// than rows a minute apart.
+  static func all(sizes: [Int], mixedSizes: [Int]) -> (rows: [Benchmark], comparisons: [Comparison])
+  {
+    let plain = sizes.map { n in Inputs(suffix: "", n: n) { Households.categories(n) } }
+    let mixed = mixedSizes.map { n in Inputs(suffix: ".mixed", n: n) { Households.mixed(n) } }
+    return ((plain + mixed).flatMap(rows), mixed.suffix(1).map(loadAgainstFoundation))
   }
 
-  static func rows(suffix: String, n: Int, build: @escaping () -> HouseholdReplica) -> [Benchmark] {
-    let replica = Lazy(build)
-    // Encoded once: the load rows read these bytes and never change them.
-    let ours = Lazy { ReplicaFileFormat.encode(ReplicaFileContents(replica.value)) }
-    let foundations = Lazy { try! JSONEncoder().encode(replica.value.state) }
-    let file = URL(fileURLWithPath: "/memory/bench.json")
+  /// One size's household, built on first use, and its bytes in each codec, encoded once: the
+  /// load rows read these bytes and never change them.
+  struct Inputs {
+    let suffix: String
+    let n: Int
+    let replica: Lazy<HouseholdReplica>
+    let ours: Lazy<[UInt8]>
+    let foundations: Lazy<Data>
+
+    init(suffix: String, n: Int, build: @escaping () -> HouseholdReplica) {
+      let replica = Lazy(build)
+      (self.suffix, self.n, self.replica) = (suffix, n, replica)
+      ours = Lazy { ReplicaFileFormat.encode(ReplicaFileContents(replica.value)) }
+      foundations = Lazy { try! JSONEncoder().encode(replica.value.state) }
+    }
+  }
+
+  static let file = URL(fileURLWithPath: "/memory/bench.json")
+
+  static func rows(_ inputs: Inputs) -> [Benchmark] {
+    let (suffix, n, replica, ours, foundations) = (
+      inputs.suffix, inputs.n, inputs.replica, inputs.ours, inputs.foundations
+    )
     return [
       Benchmark(
         "codec.save\(suffix)", n: n, prepare: { ReplicaFileContents(replica.value) },
@@ -24,7 +46,7 @@ enum CodecBenchmarks {
       Benchmark(
         "codec.load\(suffix)", n: n,
         prepare: { ours.value }, bytes: { $0.count }
-      ) { blackHole(try! ReplicaFileFormat.decode($0, file: file, cores: .two)) },
+      ) { loadOurs($0) },
       Benchmark(
         "foundation.save\(suffix)", n: n, prepare: { replica.value.state },
         bytes: { _ in foundations.value.count }
@@ -32,12 +54,31 @@ enum CodecBenchmarks {
       Benchmark(
         "foundation.load\(suffix)", n: n,
         prepare: { foundations.value }, bytes: { $0.count }
-      ) { blackHole(try! JSONDecoder().decode(HouseholdState.self, from: $0)) },
+      ) { loadFoundations($0) },
       Benchmark(
         "memory.load\(suffix)", n: n, prepare: { replica.value },
         bytes: { loadingOverhead(of: $0) }
       ) { blackHole($0) },
     ]
+  }
+
+  /// Foundation's load over ours, each as its row times it: the ratio is how many times
+  /// faster ours is.
+  static func loadAgainstFoundation(_ inputs: Inputs) -> Comparison {
+    let (ours, foundations) = (inputs.ours, inputs.foundations)
+    return Comparison(
+      "foundation.load\(inputs.suffix) / codec.load\(inputs.suffix)", n: inputs.n,
+      { loadFoundations(foundations.value) }, over: { loadOurs(ours.value) })
+  }
+
+  /// What `codec.load` times: our bytes decoded and checked, on two cores.
+  static func loadOurs(_ bytes: [UInt8]) {
+    blackHole(try! ReplicaFileFormat.decode(bytes, file: file, cores: .two))
+  }
+
+  /// What `foundation.load` times: Foundation's bytes decoded by `JSONDecoder`.
+  static func loadFoundations(_ bytes: Data) {
+    blackHole(try! JSONDecoder().decode(HouseholdState.self, from: bytes))
   }
 
   /// What reading a replica file costs in memory beyond the state it yields, in thousandths of
