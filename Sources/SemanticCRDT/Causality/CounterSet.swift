@@ -47,7 +47,7 @@ package struct CounterSet: Hashable, Sendable {
   var isEmpty: Bool { prefix == 0 && intervals.isEmpty }
 
   /// The greatest counter in the set, or 0.
-  var maximum: UInt64 { intervals.last?.upperBound ?? prefix }
+  package var maximum: UInt64 { intervals.last?.upperBound ?? prefix }
 
   /// The set as sorted, disjoint, non-adjacent ranges.
   @usableFromInline package var ranges: [ClosedRange<UInt64>] {

@@ -208,6 +208,25 @@ struct MergeGuardTests {
     try phone.merge(tablet.state)
   }
 
+  /// The bound counts each replica id once, however many maps name it; the ids are gathered
+  /// only when the maps' own counts add up past the bound, and may then still be within it.
+  @Test func replicaIDsAreCountedOnceAcrossTheMaps() throws {
+    let (phone, _) = try devices()
+    var state = HouseholdState(emptyDeltaLike: phone.state)
+    func context(_ replicas: [ReplicaID]) -> CausalContext {
+      CausalContext(
+        replicas: Dictionary(uniqueKeysWithValues: replicas.map { ($0, CounterSet([1...3])) }))
+    }
+    state.categories = ORMap(kernel: DotKernel(entries: [:], context: context(["a", "b"])))
+    state.ingredients = ORMap(kernel: DotKernel(entries: [:], context: context(["b", "c"])))
+    let named = Set(state.claimingContexts.flatMap { Array($0.replicaIDs) })
+    #expect(named == ["a", "b", "c"])
+    // The maps' counts add up to 4: past bounds 0 to 3, where only 0 to 2 are passed.
+    for bound in 0...5 {
+      #expect(state.replicaCount(ifAbove: bound) == (bound < 3 ? 3 : nil), "bound \(bound)")
+    }
+  }
+
   /// Forged states whose contexts split one replica's writes into many intervals: each alone
   /// under the bound, interleaved past it. Merging the second is refused, typed, with nothing
   /// changed, so no saved file holds more than a reader accepts; a file or message past the

@@ -104,11 +104,10 @@ extension HouseholdState {
   package var implausibleClaims: [(replica: ReplicaID, claimed: UInt64)] {
     var claims: [ReplicaID: UInt64] = [:]
     for context in claimingContexts {
-      for replica in context.replicaIDs {
-        let claimed = context.maximum(of: replica)
-        if claimed > Self.plausibleWritesPerReplica {
-          claims[replica] = max(claims[replica] ?? 0, claimed)
-        }
+      // Each replica's counters as they are stored: no lookup by id.
+      for (replica, counters) in context.replicas
+      where counters.maximum > Self.plausibleWritesPerReplica {
+        claims[replica] = max(claims[replica] ?? 0, counters.maximum)
       }
     }
     return claims.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

@@ -73,13 +73,14 @@ extension MergePolicy {
     let owner: MemberID?
     let members: ORMap<MemberID, Member>
     let recordCount: Int
-    let replicaCount: Int
+    /// The replica ids the state named, where more than the bound allows.
+    let replicasAboveMaximum: Int?
 
     init(_ state: HouseholdState) {
       owner = state.owner.value
       members = state.members
       recordCount = state.recordCount
-      replicaCount = state.replicaCount
+      replicasAboveMaximum = state.replicaCount(ifAbove: HouseholdState.maximumReplicas)
     }
   }
 
@@ -99,8 +100,11 @@ extension MergePolicy {
     if !allows(removing: removed, of: before.recordCount) {
       throw .massRemoval(removed: removed, live: before.recordCount)
     }
-    let replicas = after.replicaCount
-    if replicas > HouseholdState.maximumReplicas, replicas > before.replicaCount {
+    // Past the bound, and more than before: a state already past it may still merge what
+    // adds no id.
+    if let replicas = after.replicaCount(ifAbove: HouseholdState.maximumReplicas),
+      replicas > before.replicasAboveMaximum ?? 0
+    {
       throw .tooManyReplicas(replicas, maximum: HouseholdState.maximumReplicas)
     }
     for context in after.claimingContexts {
@@ -120,13 +124,19 @@ extension HouseholdState {
   /// this bound comes from a peer that forged them, and is refused.
   package static let maximumReplicas = CausalContext.maximumReplicas
 
-  /// The number of replica ids the maps' contexts name, together.
+  /// The number of replica ids the maps' contexts name together, where it is more than
+  /// `bound`; `nil` where it is not. The ids are gathered only when the maps' own counts add up
+  /// to more than `bound` (a union holds no more than that), so that a household of a few
+  /// devices, checked after every merge and every journal line, hashes none.
   ///
-  /// - Complexity: O(*r*) per map for *r* replicas.
-  package var replicaCount: Int {
-    var replicas = Set(moves.context.replicaIDs)
+  /// - Complexity: O(1) per map when the maps' counts add up to `bound` or less; O(*r*) per map
+  ///   for *r* replicas otherwise.
+  package func replicaCount(ifAbove bound: Int) -> Int? {
+    let contexts = claimingContexts
+    guard contexts.reduce(0, { $0 + $1.replicas.count }) > bound else { return nil }
+    var replicas = Set<ReplicaID>()
     for context in contexts { replicas.formUnion(context.replicaIDs) }
-    return replicas.count
+    return replicas.count > bound ? replicas.count : nil
   }
 
   /// The causal context of every map of records, in the model's order, the carried ones last.
