@@ -73,29 +73,29 @@ extension MappedRecord {
 
 /// One of the household's maps of records: what every operation over all of them needs to know
 /// of it. ``HouseholdState/forEachMap(_:carrying:)`` holds the one list of them.
-package struct HouseholdMap<Record: MappedRecord> {
+package struct HouseholdMap<Record: MappedRecord>: Sendable {
   /// The map's key in the encodings of the state and of its version.
   package let field: String
   /// What a person calls one record and several ("template", "templates").
   package let singular: String
   package let plural: String
   /// Where the map is in a state.
-  package let records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>
+  package let records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>> & Sendable
   /// Where its version is in a ``HouseholdVersion``.
-  package let version: WritableKeyPath<HouseholdVersion, VersionVector>
+  package let version: WritableKeyPath<HouseholdVersion, VersionVector> & Sendable
 
   init(
     _ field: HouseholdState.CodingKeys, _ singular: String, _ plural: String,
-    _ records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>,
-    _ version: WritableKeyPath<HouseholdVersion, VersionVector>
+    _ records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>> & Sendable,
+    _ version: WritableKeyPath<HouseholdVersion, VersionVector> & Sendable
   ) {
     self.init(field: field.rawValue, singular, plural, records, version)
   }
 
   private init(
     field: String, _ singular: String, _ plural: String,
-    _ records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>>,
-    _ version: WritableKeyPath<HouseholdVersion, VersionVector>
+    _ records: WritableKeyPath<HouseholdState, ORMap<Record.Key, Record>> & Sendable,
+    _ version: WritableKeyPath<HouseholdVersion, VersionVector> & Sendable
   ) {
     self.field = field
     self.singular = singular
@@ -139,18 +139,33 @@ extension HouseholdState {
   package static func forEachMap<Visitor: HouseholdMapVisitor>(
     _ visitor: inout Visitor, carrying carried: [String]
   ) {
-    visitor.visit(
-      HouseholdMap(.members, "member", "members", \.members, \.members))
-    visitor.visit(
-      HouseholdMap(.categories, "category", "categories", \.categories, \.categories))
-    visitor.visit(
-      HouseholdMap(.ingredients, "template", "templates", \.ingredients, \.ingredients))
-    visitor.visit(HouseholdMap(.recipes, "recipe", "recipes", \.recipes, \.recipes))
-    visitor.visit(HouseholdMap(.lists, "list", "lists", \.lists, \.lists))
-    visitor.visit(HouseholdMap(.items, "item", "items", \.items, \.items))
-    visitor.visit(HouseholdMap(.plans, "plan", "plans", \.plans, \.plans))
-    visitor.visit(HouseholdMap(.meals, "planned meal", "planned meals", \.meals, \.meals))
+    visitor.visit(KnownMaps.members)
+    visitor.visit(KnownMaps.categories)
+    visitor.visit(KnownMaps.ingredients)
+    visitor.visit(KnownMaps.recipes)
+    visitor.visit(KnownMaps.lists)
+    visitor.visit(KnownMaps.items)
+    visitor.visit(KnownMaps.plans)
+    visitor.visit(KnownMaps.meals)
     for name in carried { visitor.visit(HouseholdMap(carried: name)) }
+  }
+
+  /// The maps of the kinds this build knows, for ``forEachMap(_:carrying:)`` alone, each made
+  /// once: a map made where it is visited makes its key paths anew at every visit, and the
+  /// runtime's lookups for them were most of what the checks after every merge and journal line
+  /// cost (a fifth of replaying a journal line).
+  private enum KnownMaps {
+    static let members = HouseholdMap<Member>(.members, "member", "members", \.members, \.members)
+    static let categories = HouseholdMap<GroceryCategory>(
+      .categories, "category", "categories", \.categories, \.categories)
+    static let ingredients = HouseholdMap<IngredientTemplate>(
+      .ingredients, "template", "templates", \.ingredients, \.ingredients)
+    static let recipes = HouseholdMap<Recipe>(.recipes, "recipe", "recipes", \.recipes, \.recipes)
+    static let lists = HouseholdMap<WeeklyList>(.lists, "list", "lists", \.lists, \.lists)
+    static let items = HouseholdMap<GroceryListItem>(.items, "item", "items", \.items, \.items)
+    static let plans = HouseholdMap<MealPlan>(.plans, "plan", "plans", \.plans, \.plans)
+    static let meals = HouseholdMap<PlannedMeal>(
+      .meals, "planned meal", "planned meals", \.meals, \.meals)
   }
 }
 
