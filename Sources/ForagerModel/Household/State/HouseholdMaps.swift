@@ -128,9 +128,10 @@ extension HouseholdState {
   /// map of a record kind a newer build added that is named in `carried` (ADR 0037): **the one
   /// list of the maps**. Merge, delta, version, comparison, invariants, counts, the encoders,
   /// Foundation's decoders, inspection, diff and the simulator's checks are visitors of it, so
-  /// a new record kind is added here once, and to the stored properties of the state and of
-  /// ``HouseholdVersion`` (which a test checks against this list), their coding keys and the
-  /// fast readers' switches (which the compiler checks).
+  /// a new record kind is added here once (a visit, and its map in `KnownMaps` below), and to
+  /// the stored properties of the state and of ``HouseholdVersion`` (which a test checks
+  /// against this list), their coding keys and the fast readers' switches (which the compiler
+  /// checks).
   ///
   /// `carried` names the carried maps of the states the operation reads: one state's
   /// (``carriedMapNames``), or two states' together (``carriedMapNames(with:)``). The owner and
