@@ -73,7 +73,7 @@ extension MergePolicy {
     let owner: MemberID?
     let members: ORMap<MemberID, Member>
     let recordCount: Int
-    /// The replica ids the state named, where more than the bound allows.
+    /// How many replica ids the state named, where more than the bound allows; `nil` otherwise.
     let replicasAboveMaximum: Int?
 
     init(_ state: HouseholdState) {
@@ -100,14 +100,17 @@ extension MergePolicy {
     if !allows(removing: removed, of: before.recordCount) {
       throw .massRemoval(removed: removed, live: before.recordCount)
     }
+    // Read once for the two checks below (each map's context comes through its key path).
+    let contexts = after.claimingContexts
     // Past the bound, and more than before: a state already past it may still merge what
     // adds no id.
-    if let replicas = after.replicaCount(ifAbove: HouseholdState.maximumReplicas),
+    if let replicas = HouseholdState.replicaCount(
+      of: contexts, ifAbove: HouseholdState.maximumReplicas),
       replicas > before.replicasAboveMaximum ?? 0
     {
       throw .tooManyReplicas(replicas, maximum: HouseholdState.maximumReplicas)
     }
-    for context in after.claimingContexts {
+    for context in contexts {
       if let (replica, count) = context.mostIntervalsOfOneReplica,
         count > CausalContext.maximumIntervalsPerReplica
       {
@@ -132,7 +135,12 @@ extension HouseholdState {
   /// - Complexity: O(1) per map when the maps' counts add up to `bound` or less; O(*r*) per map
   ///   for *r* replicas otherwise.
   package func replicaCount(ifAbove bound: Int) -> Int? {
-    let contexts = claimingContexts
+    Self.replicaCount(of: claimingContexts, ifAbove: bound)
+  }
+
+  /// ``replicaCount(ifAbove:)`` of `contexts`, a state's ``claimingContexts``, for a caller that
+  /// reads them for more than the count.
+  static func replicaCount(of contexts: [CausalContext], ifAbove bound: Int) -> Int? {
     guard contexts.reduce(0, { $0 + $1.replicas.count }) > bound else { return nil }
     var replicas = Set<ReplicaID>()
     for context in contexts { replicas.formUnion(context.replicaIDs) }
