@@ -23,6 +23,7 @@ extension Simulation {
     let message = sessionMessage(from: sender, to: peer)
     if message.isDelta {
       report.deltas += 1
+      report.deltaRecords += message.state?.recordCount ?? 0
     } else if message.isAnnouncement {
       report.announcements += 1
     } else {

@@ -49,6 +49,9 @@ public struct SimulationReport: Sendable {
   public var lostInCrashedSaves = 0
   public var messagesSent = 0
   public var deltas = 0
+  /// The records the deltas sent held, summed: how much of a household each delta carries
+  /// (a delta that names only removals holds none).
+  public var deltaRecords = 0
   public var fullStates = 0
   /// Messages that only announced their sender's version (docs/decisions/0043).
   public var announcements = 0

@@ -46,6 +46,24 @@ import Testing
       "\(report.deltas) deltas, \(report.fullStates) full states")
   }
 
+  /// The report counts the records the deltas held, so that a run shows how much of a
+  /// household its deltas carry. Two devices that seed the 7 default categories offline hold
+  /// them before their first message: the deltas carry them once each way, and little else
+  /// (80 records in 196 deltas on seed 1). A count of the sender's whole state at each delta
+  /// (at least 7 each) fails this, and so does a count that stays 0.
+  @Test func theReportCountsTheRecordsDeltasHold() throws {
+    let report = Simulation.run(SimulationConfiguration(scenario: .offlineDefaults, seed: 1))
+    #expect(report.holds, "\(report.text)")
+    #expect(report.deltaRecords > 0)
+    #expect(
+      report.deltaRecords < report.deltas * 7,
+      "\(report.deltaRecords) records in \(report.deltas) deltas")
+    #expect(report.text.contains("deltas holding \(report.deltaRecords) records"))
+    let object = try JSONSerialization.jsonObject(with: Data(report.json)) as? [String: Any]
+    let messages = object?["messages"] as? [String: Any]
+    #expect(messages?["delta_records"] as? Int == report.deltaRecords)
+  }
+
   /// Without announcements (`--full-states`), a relaunched device's first message to each peer
   /// is its full state; the peer answers with what the device lacks, not with its own full
   /// state (ADR 0041). With devices crashing five times as often as by default, seed 1 sends
