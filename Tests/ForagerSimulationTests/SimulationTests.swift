@@ -48,9 +48,9 @@ import Testing
 
   /// The report counts the records the deltas held, so that a run shows how much of a
   /// household its deltas carry. Two devices that seed the 7 default categories offline hold
-  /// them before their first message: the deltas carry them once each way, and little else
-  /// (80 records in 196 deltas on seed 1). A count of the sender's whole state at each delta
-  /// (at least 7 each) fails this, and so does a count that stays 0.
+  /// them before their first message; once they have merged each other's, their deltas hold
+  /// nothing (80 records in 196 deltas on seed 1). A count of the sender's whole state at each
+  /// delta (at least 7 each) fails this, and so does a count that stays 0.
   @Test func theReportCountsTheRecordsDeltasHold() throws {
     let report = Simulation.run(SimulationConfiguration(scenario: .offlineDefaults, seed: 1))
     #expect(report.holds, "\(report.text)")
