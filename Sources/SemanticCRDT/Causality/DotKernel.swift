@@ -160,12 +160,18 @@ package struct DotKernel<Key: Hashable, Value> {
   ) {
     // The index is moved out while the merge runs, so that reporting a change can update it
     // while `entries` is being written; it goes back at the end.
+    // The dots the merge brings are added at the end, each replica's at once (a full state
+    // brings them in the order of its keys' hashes, not of their counters).
     var liveIndex = index.take()
-    defer { index = liveIndex }
+    var additions = LiveDotIndex<Key>.Additions()
+    defer {
+      liveIndex?.insert(contentsOf: additions)
+      index = liveIndex
+    }
     func report(
       _ key: Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?, _ holds: Bool
     ) {
-      liveIndex?.replace(key, before, with: after)
+      liveIndex?.replace(key, before, with: after, adding: &additions)
       changed(key, before, after, holds)
     }
     var seenHere = ContextMembership(context)

@@ -32,39 +32,41 @@ package struct LiveDotIndex<Key: Hashable> {
   ///   replica's are that numbers its writes in order; O(*d* log *d*) otherwise.
   @inlinable
   package init<Value>(_ entries: [Key: DotSiblings<Value>]) {
-    var replicas: [ReplicaID: Int] = [:]
-    var dots: [[(counter: UInt64, key: Key)]] = []
-    // Most dots are of the replica before them: comparing costs less than hashing.
-    var last: (replica: ReplicaID, slot: Int)?
-    func add(_ dot: Dot, under key: Key) {
-      let slot: Int
-      if let last, last.replica == dot.replica {
-        slot = last.slot
-      } else if let known = replicas[dot.replica] {
-        slot = known
-      } else {
-        slot = dots.count
-        replicas[dot.replica] = slot
-        dots.append([])
-      }
-      last = (dot.replica, slot)
-      dots[slot].append((dot.counter, key))
-    }
+    var additions = Additions()
     for position in entries.indices {
-      // The dot is taken out before `add` runs: the value's box is then copied and dropped at
-      // once, a pair the optimizer removes, so the scan never touches a record's box (one
+      // The dot is taken out before `append` runs: the value's box is then copied and dropped
+      // at once, a pair the optimizer removes, so the scan never touches a record's box (one
       // cache miss per record otherwise, more than half of the whole build's time).
       let single: Dot
       switch entries.values[position] {
       case .one(let dot, _): single = dot
       case .many(let values):
-        for value in values { add(value.dot, under: entries.keys[position]) }
+        for value in values { additions.append(value.dot, under: entries.keys[position]) }
         continue
       }
-      add(single, under: entries.keys[position])
+      additions.append(single, under: entries.keys[position])
     }
-    for (replica, slot) in replicas {
-      columns[replica] = Column(blocks: Column.placed(dots[slot]) ?? Column.sorted(dots[slot]))
+    insert(contentsOf: additions)
+  }
+
+  /// Adds `additions`, each replica's at once: a replica the index does not hold yet gets its
+  /// column built as ``init(_:)`` builds one; the dots of a replica it holds are inserted in
+  /// counter order, so that each lands in or after the block of the one before.
+  ///
+  /// - Complexity: for *d* dots of a replica, O(*d* + *b*) when it is new and dense, as in
+  ///   ``init(_:)``; O(*d* log *d*) plus the inserts otherwise.
+  @inlinable
+  package mutating func insert(contentsOf additions: Additions) {
+    for (replica, slot) in additions.slots {
+      let dots = additions.dots[slot]
+      guard var column = columns.removeValue(forKey: replica) else {
+        columns[replica] = Column(blocks: Column.placed(dots) ?? Column.sorted(dots))
+        continue
+      }
+      for (counter, key) in dots.sorted(by: { $0.counter < $1.counter }) {
+        column.insert(counter, key)
+      }
+      columns[replica] = column
     }
   }
 
@@ -90,11 +92,31 @@ package struct LiveDotIndex<Key: Hashable> {
   package mutating func replace<Value>(
     _ key: Key, _ before: DotSiblings<Value>?, with after: DotSiblings<Value>?
   ) {
+    var additions = Additions()
+    replace(key, before, with: after, adding: &additions)
+    insert(contentsOf: additions)
+  }
+
+  /// Records that the live dots of `key` changed from `before` to `after`, removing what went
+  /// at once and appending what came to `additions`, for ``insert(contentsOf:)`` to add with
+  /// the rest of a merge's: a merge that brings many dots of one replica, in the order of its
+  /// keys' hashes, then builds or extends that replica's column in counter order instead of
+  /// inserting each dot into the middle of a block.
+  ///
+  /// The dots appended must not be removed before they are inserted: a merge reports each key
+  /// once, after the keys whose dots it retires.
+  ///
+  /// - Complexity: O(*s*²) for *s* siblings, plus the removals.
+  @inlinable
+  package mutating func replace<Value>(
+    _ key: Key, _ before: DotSiblings<Value>?, with after: DotSiblings<Value>?,
+    adding additions: inout Additions
+  ) {
     before?.forEachDot { dot in
       if after?.contains(dot) != true { remove(dot) }
     }
     after?.forEachDot { dot in
-      if before?.contains(dot) != true { insert(dot, key) }
+      if before?.contains(dot) != true { additions.append(dot, under: key) }
     }
   }
 
@@ -172,6 +194,41 @@ package struct LiveDotIndex<Key: Hashable> {
   package var count: Int {
     columns.values.reduce(0) { total, column in
       column.blocks.reduce(total) { $0 + $1.keys.count }
+    }
+  }
+}
+
+extension LiveDotIndex {
+  /// Dots to add to an index together (``insert(contentsOf:)``), kept by replica in the order
+  /// they come.
+  @usableFromInline
+  package struct Additions {
+    /// Each replica's place in `dots`.
+    @usableFromInline var slots: [ReplicaID: Int] = [:]
+    @usableFromInline var dots: [[(counter: UInt64, key: Key)]] = []
+    /// The replica of the last dot appended, and its slot: most dots are of the replica before
+    /// them, and comparing costs less than hashing.
+    @usableFromInline var last: (replica: ReplicaID, slot: Int)?
+
+    /// No dots.
+    @inlinable
+    package init() {}
+
+    /// Adds `dot`, to live under `key`.
+    @inlinable
+    package mutating func append(_ dot: Dot, under key: Key) {
+      let slot: Int
+      if let last, last.replica == dot.replica {
+        slot = last.slot
+      } else if let known = slots[dot.replica] {
+        slot = known
+      } else {
+        slot = dots.count
+        slots[dot.replica] = slot
+        dots.append([])
+      }
+      last = (dot.replica, slot)
+      dots[slot].append((dot.counter, key))
     }
   }
 }
@@ -384,3 +441,4 @@ extension LiveDotIndex.Block: Equatable {}
 extension LiveDotIndex: Sendable where Key: Sendable {}
 extension LiveDotIndex.Column: Sendable where Key: Sendable {}
 extension LiveDotIndex.Block: Sendable where Key: Sendable {}
+extension LiveDotIndex.Additions: Sendable where Key: Sendable {}
