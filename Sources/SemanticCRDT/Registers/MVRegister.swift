@@ -56,8 +56,11 @@ public struct MVRegister<Value: Equatable> {
   /// The surviving writes, greatest timestamp first; empty before the first write.
   ///
   /// - Complexity: O(*s* log *s*) for *s* siblings.
+  @inlinable
   public var writes: [Write] {
-    (kernel.entries[SingleKey()]?.elements ?? []).map(\.value).sorted {
+    // A closure, not the key path `\.value`: this getter is generic, and a key path through a
+    // generic type is made at run time on every call.
+    (kernel.entries[SingleKey()]?.elements ?? []).map { $0.value }.sorted {
       $0.timestamp > $1.timestamp
     }
   }
@@ -71,11 +74,21 @@ public struct MVRegister<Value: Equatable> {
 
   /// The value of the surviving write with the greatest timestamp; `nil` before the first
   /// write. The same on every replica that has seen the same writes.
-  public var winner: Value? { writes.first?.value }
+  ///
+  /// - Complexity: O(*s*) for *s* siblings.
+  @inlinable
+  public var winner: Value? {
+    var winner: Write?
+    forEachWrite { write in
+      if let found = winner, found.timestamp >= write.timestamp { return }
+      winner = write
+    }
+    return winner?.value
+  }
 
   /// The values of the other surviving writes, greatest timestamp first; empty when there is
   /// no conflict.
-  public var conflicts: [Value] { writes.dropFirst().map(\.value) }
+  public var conflicts: [Value] { writes.dropFirst().map { $0.value } }
 
   /// Whether concurrent writes survive side by side.
   public var isConflicted: Bool { (kernel.entries[SingleKey()]?.count ?? 0) > 1 }
