@@ -92,9 +92,12 @@ package struct LiveDotIndex<Key: Hashable> {
   package mutating func replace<Value>(
     _ key: Key, _ before: DotSiblings<Value>?, with after: DotSiblings<Value>?
   ) {
-    var additions = Additions()
-    replace(key, before, with: after, adding: &additions)
-    insert(contentsOf: additions)
+    before?.forEachDot { dot in
+      if after?.contains(dot) != true { remove(dot) }
+    }
+    after?.forEachDot { dot in
+      if before?.contains(dot) != true { insert(dot, key) }
+    }
   }
 
   /// Records that the live dots of `key` changed from `before` to `after`, removing what went
