@@ -97,6 +97,45 @@ struct LiveDotIndexTests {
     #expect(problems.contains("the live-dot index does not hold exactly the live dots"))
   }
 
+  /// Merges of maps holding more keys than a merge gathers the dots of
+  /// (`LiveDotIndex.gatheringThreshold`), whose writes, overwrites and removes interleave
+  /// three replicas' counters: the index stays exact after each merge, a replica the receiver
+  /// had not seen and one it had alike.
+  @Test func mergesOfManyKeysKeepTheIndexExact() {
+    let threshold = LiveDotIndex<String>.gatheringThreshold
+    for seed in 0..<UInt64(max(2, Self.iterations / 40)) {
+      var random = SplitMix64(seed: seed)
+      let replicas: [ReplicaID] = ["p", "q", "r"]
+      var states = replicas.map { _ in
+        var map = ORMap<String, GCounter>()
+        map.indexLiveDots()
+        return map
+      }
+      for round in 0..<3 {
+        for at in states.indices {
+          for _ in 0..<2 * threshold {
+            let key = "k\(random.int(in: 0..<2 * threshold))"
+            if random.chance(0.1) {
+              states[at].remove(key)
+            } else {
+              states[at].update(key, by: replicas[at], default: GCounter()) {
+                $0.increment(by: 1, replica: replicas[at])
+              }
+            }
+          }
+        }
+        for at in states.indices {
+          let from = (at + 1 + round % 2) % states.count
+          #expect(states[from].count >= threshold, "seed \(seed): a merge too small to gather")
+          states[at].merge(states[from])
+          #expect(
+            states[at].invariantViolations().isEmpty,
+            "seed \(seed), round \(round): \(states[at].invariantViolations().prefix(3))")
+        }
+      }
+    }
+  }
+
   /// States reached by random writes, removes and merges of three replicas: the delta a state
   /// keeping the index makes for a random version equals the delta found by visiting every
   /// key, the index stays exact, and merging a delta through the index gives what merging it

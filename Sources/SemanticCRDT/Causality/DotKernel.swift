@@ -160,18 +160,25 @@ package struct DotKernel<Key: Hashable, Value> {
   ) {
     // The index is moved out while the merge runs, so that reporting a change can update it
     // while `entries` is being written; it goes back at the end.
-    // The dots the merge brings are added at the end, each replica's at once (a full state
-    // brings them in the order of its keys' hashes, not of their counters).
+    // A merge of many keys (a full state) brings their dots in the order of the keys' hashes:
+    // they are gathered and added at the end, each replica's at once. A small one's dots go
+    // straight into the last blocks, which costs less than gathering them.
     var liveIndex = index.take()
-    var additions = LiveDotIndex<Key>.Additions()
+    var additions =
+      liveIndex != nil && other.entries.count >= LiveDotIndex<Key>.gatheringThreshold
+      ? LiveDotIndex<Key>.Additions() : nil
     defer {
-      liveIndex?.insert(contentsOf: additions)
+      if let additions { liveIndex?.insert(contentsOf: additions) }
       index = liveIndex
     }
     func report(
       _ key: Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?, _ holds: Bool
     ) {
-      liveIndex?.replace(key, before, with: after, adding: &additions)
+      if additions != nil {
+        liveIndex?.replace(key, before, with: after, adding: &additions!)
+      } else {
+        liveIndex?.replace(key, before, with: after)
+      }
       changed(key, before, after, holds)
     }
     var seenHere = ContextMembership(context)

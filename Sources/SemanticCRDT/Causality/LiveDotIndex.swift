@@ -49,6 +49,13 @@ package struct LiveDotIndex<Key: Hashable> {
     insert(contentsOf: additions)
   }
 
+  /// The number of keys a merge brings from which it gathers their dots (``Additions``) rather
+  /// than inserting each as it comes: a small merge's dots land in the last blocks, where an
+  /// insert is cheap, and gathering them cost the 50-device simulation's merges a tenth more
+  /// instructions (docs/benchmarks.md).
+  @inlinable
+  package static var gatheringThreshold: Int { 1_024 }
+
   /// Adds `additions`, each replica's at once: a replica the index does not hold yet gets its
   /// column built as ``init(_:)`` builds one; the dots of a replica it holds are inserted in
   /// counter order, so that each lands in or after the block of the one before.
