@@ -97,6 +97,15 @@ struct LiveDotIndexTests {
     #expect(problems.contains("the live-dot index does not hold exactly the live dots"))
   }
 
+  /// `count` empty maps that keep the live-dot index.
+  static func indexedMaps(_ count: Int) -> [ORMap<String, GCounter>] {
+    (0..<count).map { _ in
+      var map = ORMap<String, GCounter>()
+      map.indexLiveDots()
+      return map
+    }
+  }
+
   /// Merges of maps holding more keys than a merge gathers the dots of
   /// (`LiveDotIndex.gatheringThreshold`), whose writes, overwrites and removes interleave
   /// three replicas' counters: the index stays exact after each merge, a replica the receiver
@@ -106,11 +115,7 @@ struct LiveDotIndexTests {
     for seed in 0..<UInt64(max(2, Self.iterations / 40)) {
       var random = SplitMix64(seed: seed)
       let replicas: [ReplicaID] = ["p", "q", "r"]
-      var states = replicas.map { _ in
-        var map = ORMap<String, GCounter>()
-        map.indexLiveDots()
-        return map
-      }
+      var states = Self.indexedMaps(replicas.count)
       for round in 0..<3 {
         for at in states.indices {
           for _ in 0..<2 * threshold {
@@ -144,11 +149,7 @@ struct LiveDotIndexTests {
     for seed in 0..<UInt64(Self.iterations) {
       var random = SplitMix64(seed: seed)
       let replicas: [ReplicaID] = ["p", "q", "r"]
-      var states = replicas.map { _ in
-        var map = ORMap<String, GCounter>()
-        map.indexLiveDots()
-        return map
-      }
+      var states = Self.indexedMaps(replicas.count)
       for _ in 0..<random.int(in: 1...80) {
         let at = random.int(in: 0...2)
         let key = "k\(random.int(in: 0...11))"
