@@ -25,8 +25,8 @@ import Testing
       if random.chance(0.6) { register.merge(registers[random.int(in: 0..<registers.count)]) }
       registers.append(register)
     }
-    // Registers whose concurrent writes hold different values, so that the winner is not any
-    // write's value.
+    // Registers whose concurrent writes hold different values, so that which of them wins
+    // changes the winner.
     let conflicted = registers.filter { Set($0.writes.map { $0.value }).count > 1 }
     #expect(conflicted.count > 5, "\(conflicted.count) registers of different concurrent values")
     var (same, different) = (0, 0)

@@ -174,11 +174,7 @@ package struct DotKernel<Key: Hashable, Value> {
     func report(
       _ key: Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?, _ holds: Bool
     ) {
-      if additions != nil {
-        liveIndex?.replace(key, before, with: after, adding: &additions!)
-      } else {
-        liveIndex?.replace(key, before, with: after)
-      }
+      liveIndex?.replace(key, before, with: after, adding: &additions)
       changed(key, before, after, holds)
     }
     var seenHere = ContextMembership(context)

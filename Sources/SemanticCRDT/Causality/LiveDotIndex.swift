@@ -99,34 +99,36 @@ package struct LiveDotIndex<Key: Hashable> {
   package mutating func replace<Value>(
     _ key: Key, _ before: DotSiblings<Value>?, with after: DotSiblings<Value>?
   ) {
-    before?.forEachDot { dot in
-      if after?.contains(dot) != true { remove(dot) }
-    }
-    after?.forEachDot { dot in
-      if before?.contains(dot) != true { insert(dot, key) }
-    }
+    var insertingEach: Additions? = nil
+    replace(key, before, with: after, adding: &insertingEach)
   }
 
   /// Records that the live dots of `key` changed from `before` to `after`, removing what went
-  /// at once and appending what came to `additions`, for ``insert(contentsOf:)`` to add with
-  /// the rest of a merge's: a merge that brings many dots of one replica, in the order of its
-  /// keys' hashes, then builds or extends that replica's column in counter order instead of
-  /// inserting each dot into the middle of a block.
+  /// at once; what came is inserted at once too when `additions` is `nil`, and otherwise
+  /// appended to it, for ``insert(contentsOf:)`` to add with the rest of a merge's: a merge
+  /// that brings many dots of one replica, in the order of its keys' hashes, then builds or
+  /// extends that replica's column in counter order instead of inserting each dot into the
+  /// middle of a block.
   ///
   /// The dots appended must not be removed before they are inserted: a merge reports each key
   /// once, after the keys whose dots it retires.
   ///
-  /// - Complexity: O(*s*²) for *s* siblings, plus the removals.
+  /// - Complexity: O(*s*²) for *s* siblings, plus the updates.
   @inlinable
   package mutating func replace<Value>(
     _ key: Key, _ before: DotSiblings<Value>?, with after: DotSiblings<Value>?,
-    adding additions: inout Additions
+    adding additions: inout Additions?
   ) {
     before?.forEachDot { dot in
       if after?.contains(dot) != true { remove(dot) }
     }
     after?.forEachDot { dot in
-      if before?.contains(dot) != true { additions.append(dot, under: key) }
+      guard before?.contains(dot) != true else { return }
+      if additions != nil {
+        additions!.append(dot, under: key)
+      } else {
+        insert(dot, key)
+      }
     }
   }
 
