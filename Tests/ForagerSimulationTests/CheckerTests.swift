@@ -42,7 +42,7 @@ import Testing
 
   @Test func aRestartThatKeepsItsReplicaIDLosesAcknowledgedWrites() throws {
     var configuration = SimulationConfiguration(seed: 5)
-    configuration.steps = 3_000
+    configuration.steps = 600
     configuration.crashRate = 0.02
     configuration.amnesiaRate = 1
     configuration.fault = .restartKeepsReplicaID

@@ -16,7 +16,7 @@ import Testing
   func aHouseholdOnTwoBuildsConvergesAndKeepsEveryShelfWrite(transport: SimulationTransport) {
     var configuration = SimulationConfiguration(scenario: .mixedVersions, seed: 1)
     configuration.transport = transport
-    configuration.steps = transport == .folder ? 1_500 : 5_000
+    configuration.steps = transport == .folder ? 1_500 : 2_500
     var simulation = Simulation(configuration)
     let report = simulation.run()
     #expect(report.holds, "\(report.text)")

@@ -132,7 +132,7 @@ import Testing
 
   @Test(arguments: seeds)
   func aMixedHouseholdRunKeepsEveryInvariant(seed: UInt64) {
-    var configuration = Self.shortRun(seed: seed, steps: 3_000)
+    var configuration = Self.shortRun(seed: seed)
     configuration.crashRate = 0.01
     configuration.baseline = true
     let report = Simulation.run(configuration)
@@ -198,7 +198,7 @@ import Testing
   }
 
   @Test func theFolderSurvivesTheHostilePeer() {
-    let report = Self.run(seed: 2, steps: 1_000, transport: .folder, hostileRate: 0.05)
+    let report = Self.run(seed: 2, steps: 600, transport: .folder, hostileRate: 0.05)
     let defences = report.defences
     #expect(defences.damagedJournals > 0 && defences.failedPublications > 0)
     #expect(defences.refusedForgedClaims > 0)

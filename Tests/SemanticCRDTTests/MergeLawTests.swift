@@ -50,11 +50,14 @@ struct MergeLawTests {
 
   /// The maps again, each replica keeping the live-dot index: deltas read it, merges of small
   /// deltas find what they retire through it, and every step checks it holds the live dots.
+  /// Half the scenarios by default: the four maps' laws are checked above, and rebuilding the
+  /// index at every step made this the default run's longest test (46 s of a debug build).
   @Test func orMapsKeepingTheLiveDotIndex() {
-    expectHolds(checkScenarios(Indexed<ORMapModel>.self, iterations: Self.iterations))
-    expectHolds(checkScenarios(Indexed<MapOfRegistersModel>.self, iterations: Self.iterations))
-    expectHolds(checkScenarios(Indexed<MapOfSetsModel>.self, iterations: Self.iterations))
-    expectHolds(checkScenarios(Indexed<MapOfMapsModel>.self, iterations: Self.iterations))
+    let iterations = Self.iterations / 2
+    expectHolds(checkScenarios(Indexed<ORMapModel>.self, iterations: iterations))
+    expectHolds(checkScenarios(Indexed<MapOfRegistersModel>.self, iterations: iterations))
+    expectHolds(checkScenarios(Indexed<MapOfSetsModel>.self, iterations: iterations))
+    expectHolds(checkScenarios(Indexed<MapOfMapsModel>.self, iterations: iterations))
   }
 
   @Test func lwwMap() {
