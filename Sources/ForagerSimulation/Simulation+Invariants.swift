@@ -245,7 +245,10 @@ extension Simulation {
     }
     var found: [Violation] = []
     for (household, fields) in written.enumerated() {
-      for (field, stamps) in fields.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+      // In the order of the fields' names, each named once: naming one in the comparison
+      // formatted its record's identifier on every comparison, most of a short run's work.
+      let named = fields.map { (name: "\($0.key)", field: $0.key, stamps: $0.value) }
+      for (_, field, stamps) in named.sorted(by: { $0.name < $1.name }) {
         guard let (stamp, value) = finals[household].field(field),
           stamp != HouseholdState.genesis, !stamps.contains(stamp)
         else { continue }

@@ -264,9 +264,18 @@ private struct RegisterReading: FieldVisitor {
   mutating func field<Field: RecordField>(_ name: FieldName, _ value: inout Field, _ other: Field) {
     guard Field.kind == .lastWriterWins else { return }
     let fieldKey = name.key(Field.kind)
-    keys.append(fieldKey)
+    guard let key else { return keys.append(fieldKey) }
     guard fieldKey == key, let stamp = value.fieldTimestamp else { return }
-    // The register's value, as the reports show it.
-    found = (stamp, Mirror(reflecting: value).descendant("value").map(FieldRef.shown) ?? "\(value)")
+    found = (stamp, (value as? any ShownRegister)?.shownValue ?? "\(value)")
   }
+}
+
+/// A register's value as the reports show it, read without reflection: a `Mirror` of each field
+/// read was most of the checks' reading of fields.
+private protocol ShownRegister {
+  var shownValue: String { get }
+}
+
+extension LWWRegister: ShownRegister {
+  fileprivate var shownValue: String { FieldRef.shown(value) }
 }
