@@ -245,10 +245,7 @@ extension Simulation {
     }
     var found: [Violation] = []
     for (household, fields) in written.enumerated() {
-      // In the order of the fields' names, each named once: naming one in the comparison
-      // formatted its record's identifier on every comparison, most of a short run's work.
-      let named = fields.map { (name: "\($0.key)", field: $0.key, stamps: $0.value) }
-      for (_, field, stamps) in named.sorted(by: { $0.name < $1.name }) {
+      for (field, stamps) in fields.sorted(byName: { "\($0.key)" }) {
         guard let (stamp, value) = finals[household].field(field),
           stamp != HouseholdState.genesis, !stamps.contains(stamp)
         else { continue }
@@ -310,9 +307,7 @@ extension Simulation {
         }
       }
     }
-    for (key, tally) in tallies.sorted(by: {
-      "\($0.key.counter)\($0.key.replica)" < "\($1.key.counter)\($1.key.replica)"
-    }) {
+    for (key, tally) in tallies.sorted(byName: { "\($0.key.counter)\($0.key.replica)" }) {
       made += tally.made
       let final = finalState(of: key.household).contributions(key.counter)?[key.replica] ?? 0
       guard final < tally.required || final > tally.made else { continue }
@@ -438,5 +433,14 @@ private struct StampedValue: Hashable {
   init(_ stamp: HybridTimestamp, _ value: String) {
     self.stamp = stamp
     self.value = value
+  }
+}
+
+extension Sequence {
+  /// The elements in the order of their names, each named once: a name built inside the
+  /// comparison is built again on every comparison, and a record's formats its identifier
+  /// (most of a short run's final checks, before the names were built once).
+  fileprivate func sorted(byName name: (Element) -> String) -> [Element] {
+    map { (name: name($0), element: $0) }.sorted { $0.name < $1.name }.map(\.element)
   }
 }
