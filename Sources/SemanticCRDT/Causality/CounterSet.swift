@@ -148,20 +148,44 @@ package struct CounterSet: Hashable, Sendable {
   }
 
   /// The counters greater than `bound`.
+  ///
+  /// - Complexity: O(log *k*) to find where they start, plus the intervals kept.
   func above(_ bound: UInt64) -> CounterSet {
-    CounterSet(
-      ranges.compactMap {
-        $0.upperBound > bound ? max($0.lowerBound, bound + 1)...$0.upperBound : nil
-      })
+    if bound == 0 { return self }
+    var result = CounterSet()
+    guard bound < maximum else { return result }
+    if bound < prefix {
+      // What is left of the prefix starts at 2 or later: an interval, before all the others.
+      result.intervals.reserveCapacity(intervals.count + 1)
+      result.intervals.append(bound + 1...prefix)
+      result.intervals.append(contentsOf: intervals)
+      return result
+    }
+    // `bound` is below the maximum, so an interval reaches past it.
+    let first = firstInterval(reaching: bound + 1)
+    result.intervals = Array(intervals[first...])
+    let start = result.intervals[0]
+    if start.lowerBound <= bound { result.intervals[0] = bound + 1...start.upperBound }
+    return result
   }
 
   /// The counters at most `bound`, except those in `excluded` (sorted, disjoint ranges).
   ///
   /// - Complexity: O(*k* + *e*) for *k* intervals here and *e* excluded ranges.
   func upTo(_ bound: UInt64, excluding excluded: [ClosedRange<UInt64>]) -> CounterSet {
-    var result: [ClosedRange<UInt64>] = []
+    var result = CounterSet()
     var next = excluded.startIndex
-    for range in ranges where range.lowerBound <= bound {
+    // The ranges here are sorted and apart, and what is cut out of one leaves gaps: the pieces
+    // come in order, apart, and only the first may start at 1, so the result is built canonical
+    // as it goes, with no sort.
+    func keep(_ piece: ClosedRange<UInt64>) {
+      if piece.lowerBound == 1 {
+        result.prefix = piece.upperBound
+      } else {
+        result.intervals.append(piece)
+      }
+    }
+    func cut(_ range: ClosedRange<UInt64>) {
       let high = min(range.upperBound, bound)
       while next < excluded.endIndex && excluded[next].upperBound < range.lowerBound { next += 1 }
       // The start of what is left of the range; nil once an excluded range covers the rest,
@@ -169,7 +193,7 @@ package struct CounterSet: Hashable, Sendable {
       var low: UInt64? = range.lowerBound
       while let start = low, next < excluded.endIndex, excluded[next].lowerBound <= high {
         let cut = excluded[next]
-        if cut.lowerBound > start { result.append(start...(cut.lowerBound - 1)) }
+        if cut.lowerBound > start { keep(start...(cut.lowerBound - 1)) }
         if cut.upperBound >= high {
           low = nil
         } else {
@@ -177,16 +201,23 @@ package struct CounterSet: Hashable, Sendable {
           next += 1
         }
       }
-      if let start = low, start <= high { result.append(start...high) }
+      if let start = low, start <= high { keep(start...high) }
     }
-    return CounterSet(result)
+    if prefix > 0 { cut(1...prefix) }
+    for range in intervals {
+      guard range.lowerBound <= bound else { break }
+      cut(range)
+    }
+    return result
   }
 
   /// The counters here that `other` does not hold.
   ///
-  /// - Complexity: O(*k* + *e*) for *k* intervals here and *e* in `other`.
+  /// - Complexity: O(log *k*) plus the intervals kept when `other` is a prefix (a context that
+  ///   has seen every counter up to its greatest, as most have); O(*k* + *e*) for *k* intervals
+  ///   here and *e* in `other` otherwise.
   func subtracting(_ other: CounterSet) -> CounterSet {
-    upTo(maximum, excluding: other.ranges)
+    other.intervals.isEmpty ? above(other.prefix) : upTo(maximum, excluding: other.ranges)
   }
 
   /// Ascending counters as the sorted, disjoint, non-adjacent ranges they make up.
