@@ -151,7 +151,9 @@ public struct CausalContext: Hashable, Sendable {
   /// The context of the dots `version` covers: per replica, every counter up to its entry.
   @usableFromInline
   package init(_ version: VersionVector) {
-    self.init(replicas: version.counters.mapValues { CounterSet(CollectionOfOne(1...$0)) })
+    // A version holds no zero entry, so no set is empty: the table is mapped in place, with no
+    // filtering pass that would hash every replica id again.
+    replicas = version.counters.mapValues { CounterSet(prefix: $0) }
   }
 
   /// Whether every dot of `self` is in `other`.

@@ -19,6 +19,14 @@ package struct CounterSet: Hashable, Sendable {
 
   init() {}
 
+  /// The counters `1...prefix`: a replica's events seen without gaps.
+  ///
+  /// - Complexity: O(1).
+  @usableFromInline
+  init(prefix: UInt64) {
+    self.prefix = prefix
+  }
+
   /// Builds the canonical set holding the union of `ranges` (in any order, overlapping or not).
   ///
   /// - Complexity: O(*k* log *k*) for *k* ranges.

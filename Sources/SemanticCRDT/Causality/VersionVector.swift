@@ -23,7 +23,8 @@ public struct VersionVector: Hashable, Sendable {
   ///
   /// - Complexity: O(*r*) for *r* entries.
   public init(_ counters: [ReplicaID: UInt64]) {
-    self.counters = counters.filter { $0.value > 0 }
+    // Filtering builds a new table, hashing every id again: only when there is a zero to drop.
+    self.counters = counters.values.contains(0) ? counters.filter { $0.value > 0 } : counters
   }
 
   /// The number of events of `replica` seen; 0 for a replica never seen. Setting 0 removes
