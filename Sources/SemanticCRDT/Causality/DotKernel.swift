@@ -37,13 +37,14 @@ package struct DotKernel<Key: Hashable, Value> {
   /// The live dots by replica and counter, where kept; `nil` otherwise.
   @usableFromInline package private(set) var index: LiveDotIndex<Key>?
 
+  @inlinable
   init() {
     entries = [:]
     context = CausalContext()
   }
 
   /// The empty delta: the start of a join of deltas that stays a delta.
-  @usableFromInline static var emptyDelta: DotKernel {
+  @inlinable static var emptyDelta: DotKernel {
     DotKernel(entries: [:], context: CausalContext(), retiredKeys: [])
   }
 

@@ -17,7 +17,12 @@ package struct DottedValue<Value> {
   }
 }
 
-extension DottedValue: Equatable where Value: Equatable {}
+extension DottedValue: Equatable where Value: Equatable {
+  @inlinable
+  package static func == (lhs: DottedValue, rhs: DottedValue) -> Bool {
+    lhs.dot == rhs.dot && lhs.value == rhs.value
+  }
+}
 extension DottedValue: Sendable where Value: Sendable {}
 
 /// The live dots of one key of a dot store, each with the value its event wrote; never empty.
@@ -180,5 +185,16 @@ package enum DotSiblings<Value> {
   }
 }
 
-extension DotSiblings: Equatable where Value: Equatable {}
+extension DotSiblings: Equatable where Value: Equatable {
+  /// Written out and inlinable, as ``LWWRegister``'s is: the synthesized one stays generic.
+  @inlinable
+  package static func == (lhs: DotSiblings, rhs: DotSiblings) -> Bool {
+    switch (lhs, rhs) {
+    case (.one(let dot, let value), .one(let otherDot, let otherValue)):
+      dot == otherDot && value == otherValue
+    case (.many(let values), .many(let otherValues)): values == otherValues
+    default: false
+    }
+  }
+}
 extension DotSiblings: Sendable where Value: Sendable {}

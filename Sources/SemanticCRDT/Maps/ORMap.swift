@@ -50,6 +50,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   @usableFromInline package var kernel: DotKernel<Key, Boxed<Value>>
 
   /// Creates an empty map.
+  @inlinable
   public init() {
     kernel = DotKernel()
   }
@@ -61,7 +62,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
 
   /// The empty delta: merging the deltas of mutations into it keeps a delta that names the
   /// keys it removes (see ``remove(_:)``), so that merging the join costs what the changes do.
-  package static var emptyDelta: ORMap { ORMap(kernel: .emptyDelta) }
+  @inlinable package static var emptyDelta: ORMap { ORMap(kernel: .emptyDelta) }
 
   /// This map as a state: a delta without the keys it names as removed (for tests of them).
   package var stateForm: ORMap { ORMap(kernel: kernel.stateForm) }

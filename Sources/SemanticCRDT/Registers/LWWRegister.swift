@@ -46,7 +46,16 @@ public struct LWWRegister<Value> {
   }
 }
 
-extension LWWRegister: Equatable where Value: Equatable {}
+extension LWWRegister: Equatable where Value: Equatable {
+  /// Equal when both hold the same write: timestamp and value. Written out and inlinable so
+  /// that a caller specializes it for its value; the synthesized one stays generic across the
+  /// module's boundary and looks its types up at run time on every call (a record's fields are
+  /// compared register by register in every merge that changes it).
+  @inlinable
+  public static func == (lhs: LWWRegister, rhs: LWWRegister) -> Bool {
+    lhs.timestamp == rhs.timestamp && lhs.value == rhs.value
+  }
+}
 extension LWWRegister: Hashable where Value: Hashable {}
 extension LWWRegister: Sendable where Value: Sendable {}
 
