@@ -1,3 +1,7 @@
+// Inlining: equality is generic over the register's value and runs per field in every merge
+// that changes a record. Inlined, it is specialized for the caller's value type in the
+// caller's module; not inlined, each comparison looks the value's type up at run time.
+
 /// A last-writer-wins register: one value and the hybrid timestamp of the write that set it.
 ///
 /// ```swift
