@@ -38,6 +38,11 @@ public enum Step<Operation: CustomStringConvertible & Sendable>: CustomStringCon
 /// A random scenario: 2–5 replicas, each with its own skewed clock, applying random operations
 /// while gossip is sent, dropped, duplicated and reordered; then a full exchange.
 ///
+/// In half the scenarios the replicas' ids are accented (`"é"`), and every message crosses the
+/// network as JSON whose text a transport has decomposed (`"e\u{301}"`), as file systems and
+/// services that normalize names do: an id comes back spelled otherwise than its replica
+/// spells it, and its place in the order of ids must not move.
+///
 /// At every step it checks what a replica shows against the model's specification of the
 /// events it has seen, the state's invariants, and each mutation's delta (`pre ⊔ delta ==
 /// post`). At the end it checks the merge laws and the delta law on the states reached, and
@@ -48,18 +53,30 @@ public struct ReplicaScenario<Model: CRDTModel> {
   /// Per replica, a fixed clock offset in ms, so clocks disagree.
   public let skews: [UInt64]
   public let steps: [Step<Model.Operation>]
+  /// Whether each message is delivered through JSON in Unicode's decomposed form (NFD).
+  public let decomposesMessages: Bool
 
   /// A scenario of given steps: a regression case written out.
-  public init(replicas: [ReplicaID], skews: [UInt64], steps: [Step<Model.Operation>]) {
+  public init(
+    replicas: [ReplicaID], skews: [UInt64], steps: [Step<Model.Operation>],
+    decomposesMessages: Bool = false
+  ) {
     self.replicas = replicas
     self.skews = skews
     self.steps = steps
+    self.decomposesMessages = decomposesMessages
+  }
+
+  /// Ids for accented scenarios, in the order of their precomposed spellings, as `"r0"`… are:
+  /// decomposed, `"é"` sorts between `"d"` and `"f"` and `"ñ"` before `"é"`, so a spelling
+  /// that moved an id would change which of two writes at one instant wins.
+  public static var accentedReplicas: [ReplicaID] {
+    ["d", "f", "\u{E9}", "\u{E9}\u{E9}", "\u{F1}"]
   }
 
   /// Draws a scenario of up to `maximumSteps` steps.
   public static func random(using random: inout SplitMix64, maximumSteps: Int = 60) -> Self {
     let count = random.int(in: 2...5)
-    let replicas = (0..<count).map { ReplicaID("r\($0)") }
     let skews = (0..<count).map { _ in UInt64(random.int(in: 0...3)) }
     var steps: [Step<Model.Operation>] = []
     for _ in 0..<random.int(in: 1...maximumSteps) {
@@ -81,12 +98,19 @@ public struct ReplicaScenario<Model: CRDTModel> {
         steps.append(.drop(pick: random.int(in: 0...7)))
       }
     }
-    return ReplicaScenario(replicas: replicas, skews: skews, steps: steps)
+    // Drawn last, so that a seed draws the steps it drew before accented scenarios existed.
+    let accented = random.chance(0.5)
+    let replicas = (0..<count).map {
+      accented ? accentedReplicas[$0] : ReplicaID("r\($0)")
+    }
+    return ReplicaScenario(
+      replicas: replicas, skews: skews, steps: steps, decomposesMessages: accented)
   }
 
   /// The scenario with other steps (for shrinking).
   public func with(steps: [Step<Model.Operation>]) -> Self {
-    ReplicaScenario(replicas: replicas, skews: skews, steps: steps)
+    ReplicaScenario(
+      replicas: replicas, skews: skews, steps: steps, decomposesMessages: decomposesMessages)
   }
 
   private struct Message {
@@ -195,7 +219,10 @@ public struct ReplicaScenario<Model: CRDTModel> {
           try! clocks[message.to].observe(stamp)
         }
         let before = states[message.to]
-        states[message.to].merge(message.payload)
+        guard let payload = delivered(message.payload) else {
+          return "At \(label): the message did not decode in Unicode's decomposed form"
+        }
+        states[message.to].merge(payload)
         histories[message.to].formUnion(message.history)
         if let problem = check(message.to, after: label) { return problem }
         statistics.record(
@@ -229,6 +256,17 @@ public struct ReplicaScenario<Model: CRDTModel> {
       if let problem = check(index, after: "the full exchange") { return problem }
     }
     return nil
+  }
+
+  /// `payload` as the network delivers it: itself, or when the scenario decomposes messages,
+  /// decoded from its JSON in Unicode's decomposed form (NFD); `nil` if that does not decode.
+  private func delivered(_ payload: Model.State) -> Model.State? {
+    guard decomposesMessages else { return payload }
+    guard let text = try? String(decoding: JSONEncoder().encode(payload), as: UTF8.self) else {
+      return nil
+    }
+    let decomposed = Data(text.decomposedStringWithCanonicalMapping.utf8)
+    return try? JSONDecoder().decode(Model.State.self, from: decomposed)
   }
 
   /// That each keyed delta (a mutation's, and the join of a replica's mutations) merged into

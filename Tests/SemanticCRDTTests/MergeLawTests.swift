@@ -67,7 +67,10 @@ struct MergeLawTests {
   }
 
   @Test func lwwRegister() {
-    expectHolds(checkScenarios(LWWRegisterModel.self, iterations: Self.iterations))
+    expectHolds(
+      checkScenarios(
+        LWWRegisterModel.self, iterations: Self.iterations,
+        regressionSeeds: RegressionSeeds.lwwRegister))
   }
 
   @Test func mvRegister() {

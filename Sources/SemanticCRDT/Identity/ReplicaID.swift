@@ -1,3 +1,5 @@
+import Foundation
+
 /// The stable identity of one replica: one device's copy of the replicated state.
 ///
 /// A replica id is persisted with the replica's state and stamped on every write it makes: on
@@ -5,11 +7,18 @@
 /// a replica that lost unsynced state (restored from a backup, reinstalled) must take a new one
 /// so that it never reissues a dot its peers have already seen.
 ///
-/// ## Ordering
+/// ## Identity and order
 ///
-/// Replica ids are totally ordered by their raw string (Unicode scalar order, which is also byte
-/// order of their UTF-8 form). The order is the last tie-break between two hybrid timestamps
-/// with equal wall time and logical counter, so ties never depend on arrival order.
+/// Two ids are one id when their texts are canonically equivalent, as Swift's `String` compares
+/// them: `"é"` precomposed (U+00E9) and decomposed (`"e"`, U+0301) name one replica, because
+/// a file system, a sync service or a peer may hand either spelling back. Every initializer
+/// keeps the text in Unicode's composed form (NFC), so an id is spelled one way whatever
+/// spelling it came in, and its encodings are the same bytes.
+///
+/// Replica ids are totally ordered by the Unicode scalars of that composed text (which is also
+/// the byte order of its UTF-8 form). The order is the last tie-break between two hybrid
+/// timestamps with equal wall time and logical counter, so ties never depend on arrival order,
+/// nor on how an id was spelled on the way: two spellings of one id are one place in the order.
 ///
 /// A device takes a fresh id from ``random()`` whenever it starts from state that may be an
 /// older copy of itself; every initializer that needs an id defaults to one. Literal ids are
@@ -20,17 +29,26 @@
 /// let inATest: ReplicaID = "phone"
 /// ```
 public struct ReplicaID: Hashable, Comparable, Sendable {
-  /// The id's text. Any non-empty string; short ids (15 UTF-8 bytes or fewer) are stored inline
-  /// and compare fastest.
+  /// The id's text, in Unicode's composed form (NFC). Any non-empty string; short ids (15 UTF-8
+  /// bytes or fewer) are stored inline and compare fastest.
   public let rawValue: String
 
-  /// Creates a replica id from its text.
+  /// Creates a replica id from its text, kept in Unicode's composed form (NFC).
   ///
   /// - Parameter rawValue: The id. It must not be empty.
-  /// - Complexity: O(1).
+  /// - Complexity: O(*m*) in the text's length: a scan when it is ASCII (which is composed
+  ///   already), Foundation's composition otherwise.
   public init(_ rawValue: String) {
     precondition(!rawValue.isEmpty, "A ReplicaID must not be empty")
-    self.rawValue = rawValue
+    self.rawValue = Self.composed(rawValue)
+  }
+
+  /// `text` in Unicode's composed form (NFC). ASCII text, every id ``random()`` makes, is
+  /// composed already and returned as it is.
+  static func composed(_ text: String) -> String {
+    var text = text
+    let isASCII = text.withUTF8 { bytes in !bytes.contains { $0 >= 0x80 } }
+    return isASCII ? text : text.precomposedStringWithCanonicalMapping
   }
 
   /// Orders replica ids by the Unicode scalars of their text.
@@ -76,7 +94,8 @@ extension ReplicaID: CustomStringConvertible {
 }
 
 extension ReplicaID: Codable {
-  /// Decodes a replica id from a JSON string; an empty string is a data-corruption error.
+  /// Decodes a replica id from a JSON string, kept composed (NFC); an empty string is a
+  /// data-corruption error.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
@@ -84,7 +103,7 @@ extension ReplicaID: Codable {
       throw DecodingError.dataCorruptedError(
         in: container, debugDescription: "A replica id must not be empty")
     }
-    self.rawValue = text
+    self.rawValue = Self.composed(text)
   }
 
   /// Encodes the replica id as a JSON string.

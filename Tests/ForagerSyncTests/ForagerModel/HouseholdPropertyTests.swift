@@ -49,8 +49,11 @@ struct HouseholdPropertyTests {
   /// Seeds where an edit of a detail met a concurrent removal of its record and kept it (a
   /// category's color against its deletion; a meal's scale against the clearing of its slot,
   /// which keeps the meal's recipe too): the specification's first draft said otherwise.
+  ///
+  /// And a seed where replicas' accented ids arrived decomposed and sorted elsewhere than the
+  /// same ids composed (the last; the first of `regressionSeeds` found it too).
   static let detailRegressionSeeds: [UInt64] = [
-    16_442_389_999_490_686_811, 5_057_679_027_448_622_328,
+    16_442_389_999_490_686_811, 5_057_679_027_448_622_328, 13_025_522_871_397_655_495,
   ]
 
   /// The records' details (ADR 0036) against the specification, with the records they belong
