@@ -67,9 +67,9 @@ public struct ReplicaScenario<Model: CRDTModel> {
     self.decomposesMessages = decomposesMessages
   }
 
-  /// Ids for accented scenarios, in the order of their precomposed spellings, as `"r0"`… are:
-  /// decomposed, `"é"` sorts between `"d"` and `"f"` and `"ñ"` before `"é"`, so a spelling
-  /// that moved an id would change which of two writes at one instant wins.
+  /// Ids for accented scenarios, in the order of their precomposed spellings, as `"r0"`… are.
+  /// Decomposed, `"é"` sorts between `"d"` and `"f"`, and `"ñ"` before a composed `"é"`, so a
+  /// spelling that moved an id would change which of two writes at one instant wins.
   public static var accentedReplicas: [ReplicaID] {
     ["d", "f", "\u{E9}", "\u{E9}\u{E9}", "\u{F1}"]
   }
