@@ -1,6 +1,7 @@
-// Inlining: equality is generic over the register's value and runs per field in every merge
-// that changes a record. Inlined, it is specialized for the caller's value type in the
-// caller's module; not inlined, each comparison looks the value's type up at run time.
+// Inlining: equality, merging and writing are generic over the register's value and run per
+// field in every merge that changes a record. Inlined, they are specialized for the caller's
+// value type in the caller's module; not inlined, each call copies and compares the value
+// through its type's witnesses, looked up at run time.
 
 /// A last-writer-wins register: one value and the hybrid timestamp of the write that set it.
 ///
@@ -42,7 +43,7 @@ public struct LWWRegister<Value> {
   ///
   /// - Returns: The delta of this write: a register holding it.
   /// - Complexity: O(1).
-  @discardableResult
+  @discardableResult @inlinable
   public mutating func assign(_ value: Value, at timestamp: HybridTimestamp) -> LWWRegister {
     let write = LWWRegister(value, at: timestamp)
     merge(write)
@@ -67,6 +68,7 @@ extension LWWRegister: Mergeable {
   /// Keeps the write with the greater timestamp.
   ///
   /// - Complexity: O(1).
+  @inlinable
   public mutating func merge(_ other: LWWRegister) {
     if other.timestamp > timestamp { self = other }
   }
@@ -77,6 +79,7 @@ extension LWWRegister: DeltaMergeable {
   public var version: HybridTimestamp { timestamp }
 
   /// `self` when its write is newer than `version`, otherwise `nil`.
+  @inlinable
   public func delta(since version: HybridTimestamp) -> LWWRegister? {
     timestamp > version ? self : nil
   }
@@ -96,6 +99,7 @@ extension HybridTimestamp: Mergeable {
 
 extension LWWRegister {
   /// The lattice order: `other` holds this write or a later one.
+  @inlinable
   package func isLessThanOrEqual(to other: LWWRegister) -> Bool {
     timestamp <= other.timestamp
   }

@@ -146,6 +146,7 @@ extension MVRegister: Mergeable {
   /// Keeps every write not superseded by a write the other side has seen.
   ///
   /// - Complexity: O(*s* log *s*) for *s* siblings.
+  @inlinable
   public mutating func merge(_ other: MVRegister) {
     kernel.merge(other.kernel)
   }
@@ -156,6 +157,7 @@ extension MVRegister: DeltaMergeable {
   public var version: VersionVector { kernel.context.versionVector }
 
   /// The writes a peer that has seen `version` lacks, and what they replaced.
+  @inlinable
   public func delta(since version: VersionVector) -> MVRegister? {
     kernel.delta(since: version).map { MVRegister(kernel: $0) }
   }

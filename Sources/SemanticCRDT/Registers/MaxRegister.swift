@@ -1,3 +1,8 @@
+// Inlining: merging and raising are generic over the register's value and run per record in
+// every merge that changes one. Inlined, they are specialized for the caller's value type in
+// the caller's module; not inlined, each call compares and copies the value through its type's
+// witnesses, looked up at run time.
+
 /// A register whose greatest value wins: a join-semilattice of one totally ordered value.
 ///
 /// For a value that only moves one way whoever writes it and whenever: a "last used" date,
@@ -17,7 +22,7 @@ public struct MaxRegister<Value: Comparable> {
 
   /// Raises the value to `candidate` if it is greater; returns the write to send, the
   /// register itself.
-  @discardableResult
+  @discardableResult @inlinable
   public mutating func raise(to candidate: Value) -> MaxRegister {
     merge(MaxRegister(candidate))
     return self
@@ -30,8 +35,9 @@ extension MaxRegister: Sendable where Value: Sendable {}
 
 extension MaxRegister: Mergeable {
   /// Keeps the greater value.
+  @inlinable
   public mutating func merge(_ other: MaxRegister) {
-    if value < other.value { value = other.value }
+    if value < other.value { self = other }
   }
 }
 
@@ -40,6 +46,7 @@ extension MaxRegister: DeltaMergeable {
   public var version: MaxRegister { self }
 
   /// The register, when its value is greater than `version`'s; `nil` otherwise.
+  @inlinable
   public func delta(since version: MaxRegister) -> MaxRegister? {
     version.value < value ? self : nil
   }

@@ -1,3 +1,7 @@
+// Inlining: a merge asks whether each changed field shows the same value, generic over the
+// register's value. Inlined, the question is specialized for the caller's value type in the
+// caller's module; not inlined, each comparison goes through the value's witnesses.
+
 /// A CRDT whose stamps say when and where it was written, apart from what it shows: two show
 /// the same when their values do, whatever wrote them. Change events use it to tell a write
 /// that changes what a view shows from one that writes the value already there.
@@ -10,12 +14,12 @@ package protocol ShowsValue {
 
 extension LWWRegister: ShowsValue where Value: Equatable {
   /// The values are equal; the stamps may differ.
-  package func showsSame(as other: Self) -> Bool { other.value == value }
+  @inlinable package func showsSame(as other: Self) -> Bool { other.value == value }
 }
 
 extension MVRegister: ShowsValue {
   /// The same values, the winner first; the stamps and dots may differ.
-  package func showsSame(as other: Self) -> Bool {
+  @inlinable package func showsSame(as other: Self) -> Bool {
     // One write each, as a register holds but while a conflict lasts: no arrays to build.
     switch (kernel.entries[SingleKey()], other.kernel.entries[SingleKey()]) {
     case (nil, nil): return true
