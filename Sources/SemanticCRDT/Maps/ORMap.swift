@@ -265,16 +265,29 @@ extension ORMap: Mergeable {
   }
 
   /// Joins `other` into this map like ``merge(_:)``, and calls `changed` with every key whose
-  /// writes the merge changed. A key whose writes stay the same is not reported, so the cost is
-  /// that of the merge plus, per key reported, reading its value before and after.
+  /// writes the merge changed, what that did to it, and its writes before and after (`nil`
+  /// where absent). A key whose writes stay the same is not reported, so the cost is that of
+  /// the merge plus, per key reported, reading its value before and after.
+  ///
+  /// The writes are lent to `changed` rather than kept in the ``Change``: a value that holds
+  /// them is copied through their type's witnesses wherever it is copied (a generic enum
+  /// instantiated in another module), which cost a fifth of a full state's merge.
   @inlinable
-  package mutating func merge(_ other: ORMap, changed: (Key, Change) -> Void) {
+  package mutating func merge(
+    _ other: ORMap,
+    changed: (
+      Key, Change, _ writesBefore: DotSiblings<Boxed<Value>>?,
+      _ writesAfter: DotSiblings<Boxed<Value>>?
+    ) -> Void
+  ) {
     kernel.merge(other.kernel) { key, before, after, otherHoldsKey in
-      changed(key, Change(writesBefore: before, writesAfter: after, otherHoldsKey: otherHoldsKey))
+      changed(
+        key, Change(writesBefore: before, writesAfter: after, otherHoldsKey: otherHoldsKey),
+        before, after)
     }
   }
 
-  /// Undoes a merge that reported `changes` (each key with its ``Change/writesBefore``) and
+  /// Undoes a merge that reported `changes` (each key with its writes before the merge) and
   /// found the map with `context`: for a caller that merges in place and then refuses the
   /// result.
   ///
@@ -330,8 +343,6 @@ extension ORMap: Mergeable {
   /// several times over (to count, to announce, to recheck), and reading one joins the key's
   /// surviving writes.
   @usableFromInline package struct Change {
-    @usableFromInline package let writesBefore: DotSiblings<Boxed<Value>>?
-    @usableFromInline package let writesAfter: DotSiblings<Boxed<Value>>?
     /// Whether the map merged in holds the key. A key it does not hold changes only by losing
     /// writes the other map has seen and no longer holds.
     @usableFromInline package let otherHoldsKey: Bool
@@ -341,33 +352,57 @@ extension ORMap: Mergeable {
     @usableFromInline package let before: Boxed<Value>?
     /// The key's value after the merge, `nil` where it is absent, boxed like ``before``.
     @usableFromInline package let after: Boxed<Value>?
-
-    @inlinable
-    init(
-      writesBefore: DotSiblings<Boxed<Value>>?, writesAfter: DotSiblings<Boxed<Value>>?,
-      otherHoldsKey: Bool
-    ) {
-      self.writesBefore = writesBefore
-      self.writesAfter = writesAfter
-      self.otherHoldsKey = otherHoldsKey
-      before = writesBefore.map { mergedBox(of: $0) }
-      after = writesAfter.map { mergedBox(of: $0) }
-    }
-
     /// Whether the merge changed the key's writes. A merge reports a key whose writes it
     /// joined even when the join kept its own (the other side held a write this side has seen
     /// superseded).
-    @inlinable package var changedWrites: Bool {
-      switch (writesBefore, writesAfter) {
-      case (nil, nil): false
-      case (let before?, let after?): !before.hasSameDots(as: after)
-      default: true
+    @usableFromInline package let changedWrites: Bool
+
+    /// Borrows the writes, so that making a change copies none of them (see
+    /// ``ORMap/merge(_:changed:)``).
+    @inlinable
+    init(
+      writesBefore: borrowing DotSiblings<Boxed<Value>>?,
+      writesAfter: borrowing DotSiblings<Boxed<Value>>?, otherHoldsKey: Bool
+    ) {
+      self.otherHoldsKey = otherHoldsKey
+      before = Self.box(of: writesBefore)
+      after = Self.box(of: writesAfter)
+      switch (before, after) {
+      case (nil, nil): changedWrites = false
+      case (_?, _?): changedWrites = !Self.sameDots(writesBefore, writesAfter)
+      default: changedWrites = true
       }
     }
+
+    /// The merged value of `writes` in a box (``ORMap/mergedBox(of:)``), `nil` for none.
+    @inlinable
+    static func box(of writes: borrowing DotSiblings<Boxed<Value>>?) -> Boxed<Value>? {
+      switch writes {
+      case nil: nil
+      case let writes?: mergedBox(of: writes)
+      }
+    }
+
+    /// Whether both hold writes, with the same dots.
+    @inlinable
+    static func sameDots(
+      _ first: borrowing DotSiblings<Boxed<Value>>?, _ second: borrowing DotSiblings<Boxed<Value>>?
+    ) -> Bool {
+      // One switch per side: switching on the pair would copy both into a tuple.
+      switch first {
+      case nil: false
+      case let mine?:
+        switch second {
+        case nil: false
+        case let theirs?: mine.hasSameDots(as: theirs)
+        }
+      }
+    }
+
     /// Whether the key was absent before the merge.
-    @inlinable package var wasAbsent: Bool { writesBefore == nil }
+    @inlinable package var wasAbsent: Bool { before == nil }
     /// Whether the key is absent after the merge.
-    @inlinable package var isAbsent: Bool { writesAfter == nil }
+    @inlinable package var isAbsent: Bool { after == nil }
   }
 }
 

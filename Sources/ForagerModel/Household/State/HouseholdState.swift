@@ -217,8 +217,9 @@ extension HouseholdState: Mergeable {
         // Most keys the other map holds change in a merge of many new records (a device that
         // joins, or one that restored a backup).
         report.changes.reserveCapacity(forMore: other[keyPath: map.records].count)
-        state[keyPath: map.records].merge(other[keyPath: map.records]) { key, change in
-          changed.append((key, change.writesBefore, change.writesAfter))
+        state[keyPath: map.records].merge(other[keyPath: map.records]) {
+          key, change, writesBefore, writesAfter in
+          changed.append((key, writesBefore, writesAfter))
           if change.changedWrites { undo.changedState = true }
           Record.report(key, change, in: &report)
           report.changes.note(key, change)

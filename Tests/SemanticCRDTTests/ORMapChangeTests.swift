@@ -1,0 +1,68 @@
+import SharedSupport
+import Testing
+
+@testable import SemanticCRDT
+
+/// What `ORMap.merge(_:changed:)` reports of each key, held to the maps before and after:
+/// a merge that reports makes the same map as one that does not, reports every key whose
+/// writes changed and no other, and says of each what its writes and values were and became.
+/// The change computes its flags as it is made, from writes it is lent; this holds them to
+/// their definitions.
+@Suite("What a map's merge reports")
+struct ORMapChangeTests {
+  typealias Map = ORMap<String, LWWRegister<Int>>
+  typealias Writes = DotSiblings<Boxed<LWWRegister<Int>>>
+
+  /// Three replicas write, overwrite and remove a few keys and merge each other's maps.
+  @Test(arguments: 0..<40)
+  func eachReportedChangeIsTheDifferenceOfTheMaps(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    let replicas: [ReplicaID] = ["a", "b", "c"]
+    let keys = ["k0", "k1", "k2", "k3", "k4"]
+    var maps = [Map](repeating: Map(), count: 3)
+    var wall: UInt64 = 0
+    var reports = 0
+    for _ in 0..<60 {
+      let index = random.int(in: 0..<3)
+      switch random.int(in: 0...3) {
+      case 0, 1:
+        wall += 1
+        let stamp = HybridTimestamp(wallMilliseconds: wall, replica: replicas[index])
+        maps[index].set(
+          random.pick(keys), to: LWWRegister(random.int(in: 0...3), at: stamp),
+          by: replicas[index])
+      case 2:
+        maps[index].remove(random.pick(keys))
+      default:
+        let other = maps[random.int(in: 0..<3)]
+        let before = maps[index]
+        var plain = before
+        plain.merge(other)
+        var reported: [String: (Map.Change, Writes?, Writes?)] = [:]
+        maps[index].merge(other) { key, change, writesBefore, writesAfter in
+          #expect(reported[key] == nil, "\(key) reported twice")
+          reported[key] = (change, writesBefore, writesAfter)
+        }
+        let after = maps[index]
+        #expect(after == plain)
+        for key in Set(before.kernel.entries.keys).union(after.kernel.entries.keys) {
+          let (old, new) = (before.kernel.entries[key], after.kernel.entries[key])
+          guard let (change, writesBefore, writesAfter) = reported[key] else {
+            #expect(old == new, "\(key) changed unreported")
+            continue
+          }
+          reports += 1
+          #expect(writesBefore == old && writesAfter == new)
+          #expect(change.wasAbsent == (old == nil) && change.isAbsent == (new == nil))
+          #expect(change.before?.value == before[key] && change.after?.value == after[key])
+          let sameDots = old.map { o in new.map { o.hasSameDots(as: $0) } ?? false } ?? false
+          let expected = (old == nil && new == nil) ? false : !sameDots
+          #expect(change.changedWrites == expected, "\(key): \(String(describing: old))")
+          #expect(change.otherHoldsKey == (other.kernel.entries[key] != nil))
+        }
+      }
+    }
+    // A vacuous run would hold every expectation above.
+    #expect(reports > 0)
+  }
+}
