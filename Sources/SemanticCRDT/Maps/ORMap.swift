@@ -269,9 +269,10 @@ extension ORMap: Mergeable {
   /// where absent). A key whose writes stay the same is not reported, so the cost is that of
   /// the merge plus, per key reported, reading its value before and after.
   ///
-  /// The writes are lent to `changed` rather than kept in the ``Change``: a value that holds
-  /// them is copied through their type's witnesses wherever it is copied (a generic enum
-  /// instantiated in another module), which cost a fifth of a full state's merge.
+  /// The writes are lent to `changed` rather than kept in the ``Change``: wherever a value
+  /// holding them is copied in memory, the compiler copies them through the runtime's generic
+  /// witnesses (a generic enum of more than four words), which cost a fifth of a full state's
+  /// merge (docs/benchmarks.md).
   @inlinable
   package mutating func merge(
     _ other: ORMap,
