@@ -368,11 +368,9 @@ extension ORMap: Mergeable {
       self.otherHoldsKey = otherHoldsKey
       before = Self.box(of: writesBefore)
       after = Self.box(of: writesAfter)
-      switch (before, after) {
-      case (nil, nil): changedWrites = false
-      case (_?, _?): changedWrites = !Self.sameDots(writesBefore, writesAfter)
-      default: changedWrites = true
-      }
+      // Absent both times: unchanged; absent once: changed (`sameDots` is false).
+      changedWrites =
+        (before != nil || after != nil) && !Self.sameDots(writesBefore, writesAfter)
     }
 
     /// The merged value of `writes` in a box (``ORMap/mergedBox(of:)``), `nil` for none.
