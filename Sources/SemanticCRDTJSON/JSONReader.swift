@@ -33,6 +33,8 @@ public struct JSONReader: ~Copyable {
   @usableFromInline var replicaUses: [Bool] = []
   /// Whether values read their compact encoding (``readingCompactly(_:)``).
   public internal(set) var readsCompactly = false
+  /// The replica ids read lately as text, so that each is made once (see ``RecentReplicas``).
+  var recentReplicas = RecentReplicas()
 
   /// The deepest nesting of arrays and objects accepted. Deeper input is refused before it can
   /// exhaust the stack.

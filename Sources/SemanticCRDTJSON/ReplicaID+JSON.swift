@@ -20,9 +20,15 @@ extension ReplicaID: JSONCodable {
       self = try reader.replica(numbered: UInt64(from: &reader), in: table)
       return
     }
-    let text = try reader.readString()
-    guard !text.isEmpty else { throw reader.error(.invalidValue("a replica id is empty")) }
-    self.init(text)
+    let span = try reader.scanString()
+    guard span.end > span.start else { throw reader.error(.invalidValue("a replica id is empty")) }
+    guard !span.escaped else {
+      self.init(reader.decodeString(span))
+      return
+    }
+    self = reader.recentReplicas.id(
+      text: UnsafeBufferPointer(rebasing: reader.bytes[span.start..<span.end])
+    ) { ReplicaID(String(decoding: $0, as: UTF8.self)) }
   }
 }
 
