@@ -1,6 +1,7 @@
 import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
+import SharedSupport
 import Testing
 
 /// The fast reader accepts exactly JSON and refuses everything else with the problem and the
@@ -113,6 +114,36 @@ import Testing
         == [9_999_999_999_999_999_999])
     #expect(throws: JSONError(.numberOutOfRange("more than 64 bits"), at: 1)) {
       try JSONReader.decode([UInt64].self, from: Array("[99999999999999999999]".utf8))
+    }
+  }
+
+  /// Integers of every length from one digit to twenty-one, read eight digits at a time where
+  /// eight follow: each is its value, or refused past 64 bits, wherever the input ends (so that
+  /// the last bytes are read one at a time); and a byte just outside the digits (`:` and `/`
+  /// border them) inside a number is never read as a digit.
+  @Test(arguments: [2_026_12_04 as UInt64, 3, 19])
+  func integersOfEveryLengthAreReadExactly(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    for _ in 0..<3_000 {
+      let length = random.int(in: 1...21)
+      var digits = String(random.int(in: 1...9))
+      for _ in 1..<length { digits += String(random.pick("0123456789")) }
+      let spaces = String(repeating: " ", count: random.int(in: 0...9))
+      let text = "[" + digits + ",7]" + spaces
+      if let expected = UInt64(digits) {
+        #expect(try JSONReader.decode([UInt64].self, from: Array(text.utf8)) == [expected, 7])
+      } else {
+        #expect(throws: JSONError(.numberOutOfRange("more than 64 bits"), at: 1), "\(text)") {
+          try JSONReader.decode([UInt64].self, from: Array(text.utf8))
+        }
+      }
+      guard length > 1 else { continue }
+      var broken = Array(digits.utf8)
+      broken[random.int(in: 1..<length)] = random.pick([UInt8(ascii: ":"), UInt8(ascii: "/")])
+      let brokenText = "[" + String(decoding: broken, as: UTF8.self) + "]" + spaces
+      #expect(throws: JSONError.self, "\(brokenText)") {
+        try JSONReader.decode([UInt64].self, from: Array(brokenText.utf8))
+      }
     }
   }
 
