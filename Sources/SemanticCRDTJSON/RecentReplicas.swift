@@ -8,7 +8,8 @@ import SemanticCRDT
 /// of two words. An id is a function of its unescaped text alone, so an id found by its bytes is
 /// the id those bytes would make.
 struct RecentReplicas {
-  /// How many ids are kept: more than a household's devices that write at one time.
+  /// How many ids are kept. A state whose dots and stamps name more replicas in turn reads
+  /// the others as before, each made again.
   static let capacity = 4
   /// The longest text kept, in UTF-8 bytes: two words, which ``ReplicaID/random()``'s 13
   /// characters fit. A longer id is made each time.
