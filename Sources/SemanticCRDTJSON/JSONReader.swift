@@ -335,11 +335,10 @@ public struct JSONReader: ~Copyable {
   private func eightDigits(at offset: Int) -> UInt64? {
     let word = UInt64(
       littleEndian: UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self))
-    let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-    let threes: UInt64 = 0x3030_3030_3030_3030
-    guard word & highNibbles == threes, (word &+ 0x0606_0606_0606_0606) & highNibbles == threes
+    let (highNibbles, threes) = (Self.ones &* 0xF0, Self.ones &* 0x30)
+    guard word & highNibbles == threes, (word &+ Self.ones &* 6) & highNibbles == threes
     else { return nil }
-    var value = word & 0x0F0F_0F0F_0F0F_0F0F
+    var value = word & (Self.ones &* 0x0F)
     value = (value &* (10 << 8 + 1)) >> 8 & 0x00FF_00FF_00FF_00FF
     value = (value &* (100 << 16 + 1)) >> 16 & 0x0000_FFFF_0000_FFFF
     return (value &* (10_000 << 32 + 1)) >> 32
