@@ -312,24 +312,25 @@ extension ORMap: Mergeable {
   /// - Parameters:
   ///   - theirs: The context of the map merged in.
   ///   - seenBefore: This map's context before the merge.
-  ///   - changes: Every key the merge reported, with its writes before and after.
+  ///   - changes: Every key the merge reported, with its writes before.
+  ///   - merged: The map the merge made, which holds each key's writes after.
   /// - Complexity: O(*k* + *d* log *d*) for *k* keys changed and *d* dots they held, plus the
   ///   contexts' intervals.
   @inlinable
   package static func delta(
     ofMerging theirs: CausalContext, into seenBefore: CausalContext,
-    changes: [(key: Key, before: DotSiblings<Boxed<Value>>?, after: DotSiblings<Boxed<Value>>?)]
+    changing changes: [(Key, DotSiblings<Boxed<Value>>?)], merged: ORMap
   ) -> ORMap {
     var entries: [Key: DotSiblings<Boxed<Value>>] = [:]
     entries.reserveCapacity(changes.count)
     // The keys' dots come in the order of a hash table: gathered and sorted per replica, then
     // made ranges at once, rather than inserted one by one into intervals.
     var counters: [ReplicaID: [UInt64]] = [:]
-    for change in changes {
-      change.before?.forEachDot { counters[$0.replica, default: []].append($0.counter) }
-      if let after = change.after {
+    for (key, before) in changes {
+      before?.forEachDot { counters[$0.replica, default: []].append($0.counter) }
+      if let after = merged.kernel.entries[key] {
         after.forEachDot { counters[$0.replica, default: []].append($0.counter) }
-        entries[change.key] = after
+        entries[key] = after
       }
     }
     var context = theirs.subtracting(seenBefore)

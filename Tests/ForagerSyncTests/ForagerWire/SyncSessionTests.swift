@@ -106,6 +106,40 @@ import Testing
     #expect(watch.category(named: "Dairy") == nil && watch.category(named: "Frozen") != nil)
   }
 
+  /// A full state's merge is kept as the delta of what it changed exactly while it changed no
+  /// more keys than the log's budget for the merged state (a quarter of its records here, so
+  /// the budget grows with the records the merge adds), and that delta, merged into the state
+  /// before, gives the state after: the writes after are read from the merged map (ADR 0040).
+  /// A budget read from the state before the merge (a quarter of 41 records, 10) would fail it
+  /// for 11 to 13 new records; a delta without the writes after fails it for every size kept.
+  @Test func aFullStatesMergeIsKeptWhileItFitsTheBudgetOfTheMergedState() throws {
+    var outcomes: [Bool] = []
+    for added in 8...16 {
+      var (phone, tablet) = Self.pair()
+      for index in 0..<40 { _ = try phone.getOrCreateCategory(displayName: "Aisle \(index)") }
+      try tablet.merge(phone.state)
+      tablet.changes.log.minimumBudget = 1
+      let before = tablet.changes.log.sequence
+      let earlier = tablet
+      for index in 0..<added { _ = try phone.getOrCreateCategory(displayName: "Fresh \(index)") }
+      try tablet.merge(phone.state)
+
+      let budget = tablet.state.recordCount / 4
+      let kept = tablet.changes.log.delta(after: before, for: nil, of: tablet.state)
+      #expect((kept != nil) == (added <= budget), "\(added) added, budget \(budget)")
+      if let kept {
+        #expect(kept.categories.count == added && kept.members.isEmpty)
+        // Merged into the state before, it gives the state after.
+        var merged = earlier
+        try merged.merge(kept)
+        #expect(merged.state == tablet.state)
+      }
+      outcomes.append(kept != nil)
+    }
+    // Both sides of the budget were met.
+    #expect(outcomes.contains(true) && outcomes.contains(false))
+  }
+
   /// A device that writes while no message goes out (offline for long) holds its writes to the
   /// log's budget like any other change: past it they are dropped and the floor rises, so the
   /// log does not hold a second copy of every key the device wrote, and the next message is

@@ -125,7 +125,7 @@ package struct ChangeLog: Sendable {
     let entry: (delta: HouseholdState, weight: Int)? =
       remote.isKeyedDelta
       ? (remote, remote.changeWeight)
-      : changes.weight <= budget ? (changes.delta(like: state), changes.weight) : nil
+      : changes.weight <= budget ? (changes.delta(of: state), changes.weight) : nil
     append(
       Entry(through: sequence, origin: origin, delta: entry?.delta, weight: entry?.weight ?? 0),
       budget: budget)

@@ -212,14 +212,16 @@ extension HouseholdState: Mergeable {
       var changes: MergeDelta
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
         let context = state[keyPath: map.records].context
-        typealias Writes = DotSiblings<Boxed<Record>>
-        var changed: [(key: Record.Key, before: Writes?, after: Writes?)] = []
+        // Each changed key with its writes before the merge: what undoing it restores, and
+        // what the delta of what it changed reads beside the merged map, which holds the
+        // writes after (so that they are not copied for a delta rarely built).
+        var changed: [(Record.Key, DotSiblings<Boxed<Record>>?)] = []
         // Most keys the other map holds change in a merge of many new records (a device that
         // joins, or one that restored a backup).
         report.changes.reserveCapacity(forMore: other[keyPath: map.records].count)
         state[keyPath: map.records].merge(other[keyPath: map.records]) {
-          key, change, writesBefore, writesAfter in
-          changed.append((key, writesBefore, writesAfter))
+          key, change, writesBefore, _ in
+          changed.append((key, writesBefore))
           if change.changedWrites { undo.changedState = true }
           Record.report(key, change, in: &report)
           report.changes.note(key, change)
@@ -230,13 +232,14 @@ extension HouseholdState: Mergeable {
         }
         if state[keyPath: map.records].context != context { undo.changedState = true }
         undo.steps.append {
-          $0[keyPath: map.records].undoMerge(
-            restoring: changed.map { ($0.key, $0.before) }, context: context)
+          $0[keyPath: map.records].undoMerge(restoring: changed, context: context)
         }
         let theirs = other[keyPath: map.records].context
         changes.weight += changed.count
-        changes.steps.append {
-          $0[keyPath: map.records] = .delta(ofMerging: theirs, into: context, changes: changed)
+        changes.steps.append { delta, merged in
+          delta[keyPath: map.records] = .delta(
+            ofMerging: theirs, into: context, changing: changed,
+            merged: merged[keyPath: map.records])
         }
       }
     }
@@ -253,7 +256,7 @@ extension HouseholdState: Mergeable {
       ($0.normalizerVersion, $0.owner, $0.dissolved, $0.categoryMoves) = registers
     }
     changes.weight += other.categoryMoves?.count ?? 0
-    changes.steps.append { $0.mergeRegisters(of: other) }
+    changes.steps.append { delta, _ in delta.mergeRegisters(of: other) }
     mergeRegisters(of: other)
     if (registers.1, registers.2, registers.3) != (owner, dissolved, categoryMoves) {
       report.changes.householdChanged = true
@@ -405,19 +408,21 @@ extension HouseholdState: HybridTimestamped {
 /// 0040): gathered by ``HouseholdState/merge(_:reporting:recheck:removed:undo:changes:)`` as it
 /// merges, built only when asked for.
 struct MergeDelta {
-  fileprivate var steps: [(inout HouseholdState) -> Void] = []
+  /// Each puts one map's part (or the registers) into the delta, reading the merged state.
+  fileprivate var steps: [(inout HouseholdState, HouseholdState) -> Void] = []
   /// The keys the merge changed in every map, and the category moves it merged: what keeping,
   /// sending and merging the delta costs (``HouseholdState/changeWeight``).
   fileprivate(set) var weight = 0
 
-  /// The delta, of the household of `state`: each map the merged map restricted to the dots
-  /// the merge brought and those of the keys it changed (``ORMap/delta(ofMerging:into:changes:)``),
-  /// and the registers merged in.
+  /// The delta, of `state`, the state the merge made (and not changed since): each map the
+  /// merged map restricted to the dots the merge brought and those of the keys it changed
+  /// (``ORMap/delta(ofMerging:into:changing:merged:)``), and the registers merged in.
   ///
-  /// - Complexity: O(``weight``), plus the dots those keys held and the contexts' intervals.
-  func delta(like state: HouseholdState) -> HouseholdState {
+  /// - Complexity: O(``weight``) hash lookups, plus the dots those keys held and the contexts'
+  ///   intervals.
+  func delta(of state: HouseholdState) -> HouseholdState {
     var delta = HouseholdState(emptyDeltaLike: state)
-    for step in steps { step(&delta) }
+    for step in steps { step(&delta, state) }
     return delta
   }
 }
