@@ -22,10 +22,9 @@ struct EqualityTests {
     for _ in 0..<2_000 {
       let (left, right) = (siblings(&random), siblings(&random))
       let held = { (siblings: DotSiblings<Int>) -> [String] in
-        switch siblings {
-        case .one(let dot, let value): ["\(dot)=\(value)"]
-        case .many(let values): values.map { "\($0.dot)=\($0.value)" }
-        }
+        var held: [String] = []
+        siblings.forEachElement { held.append("\($0)=\($1)") }
+        return held
       }
       #expect((left == right) == (held(left) == held(right)), "\(held(left)) \(held(right))")
       #expect(left == left)
@@ -47,9 +46,9 @@ struct EqualityTests {
     }
     let first = random.int(in: 0...1)
     let second = random.int(in: first + 1...2)
-    return .many([
+    return DotSiblings(sorted: [
       DottedValue(dot: dots[first], value: random.int(in: 0...1)),
       DottedValue(dot: dots[second], value: random.int(in: 0...1)),
-    ])
+    ])!
   }
 }

@@ -89,16 +89,12 @@ extension DotKernel {
     for part in parts.indices {
       for position in parts[part].indices {
         guard let (key, decodedSiblings) = parts[part][position].take() else { continue }
-        guard var siblings = decodedSiblings else {
+        guard let decodedSiblings else {
           throw Self.shapeError(index, key, entries[key] != nil ? "appears twice" : "has no dots")
         }
-        if case .many(var values) = siblings {
-          values.sort { $0.dot < $1.dot }
-          if zip(values, values.dropFirst()).contains(where: { $0.dot == $1.dot }) {
-            throw Self.shapeError(
-              index, key, entries[key] != nil ? "appears twice" : "lists a dot twice")
-          }
-          siblings = .many(values)
+        guard let siblings = decodedSiblings.sortedIfUnique() else {
+          throw Self.shapeError(
+            index, key, entries[key] != nil ? "appears twice" : "lists a dot twice")
         }
         siblings.forEachDot { liveDots.append($0) }
         if entries.updateValue(siblings, forKey: key) != nil {

@@ -393,8 +393,9 @@ package struct DotKernel<Key: Hashable, Value> {
     var seen: Set<Dot> = []
     var liveDots = 0
     for (key, siblings) in entries {
-      if case .many(let values) = siblings {
-        if values.count < 2 { problems.append("key \(key): .many with \(values.count) sibling") }
+      if let rest = siblings.rest {
+        if rest.isEmpty { problems.append("key \(key): an empty array of further siblings") }
+        let values = siblings.elements
         if !zip(values, values.dropFirst()).allSatisfy({ $0.dot < $1.dot }) {
           problems.append("key \(key): siblings not sorted")
         }

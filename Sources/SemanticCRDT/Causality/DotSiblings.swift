@@ -27,113 +27,128 @@ extension DottedValue: Sendable where Value: Sendable {}
 
 /// The live dots of one key of a dot store, each with the value its event wrote; never empty.
 ///
-/// One dot is by far the common case and is stored inline, without an allocation. Several dots
-/// (concurrent writes not yet superseded) are kept sorted by dot, so equal sets are equal values.
-/// A dot names one event, so two copies of the same dot always carry the same value.
+/// Kept sorted by dot, so equal sets are equal values: the first sibling inline, the rest (the
+/// concurrent writes not yet superseded, none by far most often) in an array. A struct, not an
+/// enum of one sibling or many: reading a part of a key's writes where they are stored reads
+/// that field in place, where matching a generic enum's case copied the whole value first,
+/// through the runtime's witnesses (docs/benchmarks.md). A dot names one event, so two copies
+/// of the same dot always carry the same value.
 @usableFromInline
-package enum DotSiblings<Value> {
-  case one(Dot, Value)
-  /// At least two, sorted by dot, no dot twice.
-  case many([DottedValue<Value>])
+package struct DotSiblings<Value> {
+  /// The first sibling's dot: the least.
+  @usableFromInline package let dot: Dot
+  /// The first sibling's value.
+  @usableFromInline package let value: Value
+  /// The siblings after the first, in dot order, no dot twice; `nil` when there are none,
+  /// never empty.
+  @usableFromInline package let rest: [DottedValue<Value>]?
+
+  /// One sibling.
+  @inlinable
+  package init(dot: Dot, value: Value) {
+    self.dot = dot
+    self.value = value
+    rest = nil
+  }
+
+  /// The first of `values` and the rest, as they are: sorted by the callers but
+  /// ``init(unsorted:)``.
+  @inlinable
+  init?(_ values: [DottedValue<Value>]) {
+    guard let first = values.first else { return nil }
+    dot = first.dot
+    value = first.value
+    rest = values.count > 1 ? Array(values.dropFirst()) : nil
+  }
+
+  /// One sibling: the spelling of the common case.
+  @inlinable
+  package static func one(_ dot: Dot, _ value: Value) -> DotSiblings {
+    DotSiblings(dot: dot, value: value)
+  }
 
   /// Builds siblings from values sorted by dot without repeats; `nil` when there are none.
   @inlinable
   init?(sorted values: [DottedValue<Value>]) {
-    switch values.count {
-    case 0: return nil
-    case 1: self = .one(values[0].dot, values[0].value)
-    default: self = .many(values)
-    }
+    self.init(values)
   }
 
   /// Siblings as decoded, in any order and perhaps with a dot twice: only for
-  /// ``DotKernel/init(validating:context:)``, which sorts and checks them.
+  /// ``DotKernel/init(validating:context:)``, which sorts and checks them
+  /// (``sortedIfUnique()``).
   @inlinable
   package init?(unsorted values: [DottedValue<Value>]) {
-    self.init(sorted: values)
+    self.init(values)
   }
 
+  /// Whether there is one sibling only.
   @inlinable
-  var count: Int {
-    switch self {
-    case .one: 1
-    case .many(let values): values.count
-    }
-  }
+  var isSingle: Bool { rest == nil }
+
+  @inlinable
+  var count: Int { 1 + (rest?.count ?? 0) }
 
   /// The siblings in dot order.
   @inlinable
   package var elements: [DottedValue<Value>] {
-    switch self {
-    case .one(let dot, let value): [DottedValue(dot: dot, value: value)]
-    case .many(let values): values
-    }
+    [DottedValue(dot: dot, value: value)] + (rest ?? [])
+  }
+
+  /// These siblings sorted by dot, or `nil` when a dot comes twice: for siblings made by
+  /// ``init(unsorted:)``.
+  @inlinable
+  package func sortedIfUnique() -> DotSiblings? {
+    guard rest != nil else { return self }
+    var values = elements
+    values.sort { $0.dot < $1.dot }
+    if zip(values, values.dropFirst()).contains(where: { $0.dot == $1.dot }) { return nil }
+    return DotSiblings(values)
   }
 
   /// Calls `body` with each sibling's dot and value, in dot order, without building an array.
   @inlinable
   package func forEachElement(_ body: (Dot, Value) -> Void) {
-    switch self {
-    case .one(let dot, let value): body(dot, value)
-    case .many(let values): for element in values { body(element.dot, element.value) }
-    }
+    body(dot, value)
+    if let rest { for element in rest { body(element.dot, element.value) } }
   }
 
   @inlinable
   package func forEachDot(_ body: (Dot) -> Void) {
-    switch self {
-    case .one(let dot, _): body(dot)
-    case .many(let values): for element in values { body(element.dot) }
-    }
+    body(dot)
+    if let rest { for element in rest { body(element.dot) } }
   }
 
   @inlinable
   func contains(_ dot: Dot) -> Bool {
-    switch self {
-    case .one(let own, _): own == dot
-    case .many(let values): values.contains { $0.dot == dot }
-    }
+    self.dot == dot || rest?.contains { $0.dot == dot } == true
   }
 
   /// Whether some dot satisfies `predicate`.
   @inlinable
   func containsDot(where predicate: (Dot) -> Bool) -> Bool {
-    switch self {
-    case .one(let dot, _): predicate(dot)
-    case .many(let values): values.contains { predicate($0.dot) }
-    }
+    predicate(dot) || rest?.contains { predicate($0.dot) } == true
   }
 
   func allDots(satisfy predicate: (Dot) -> Bool) -> Bool {
-    switch self {
-    case .one(let dot, _): predicate(dot)
-    case .many(let values): values.allSatisfy { predicate($0.dot) }
-    }
+    predicate(dot) && rest?.allSatisfy { predicate($0.dot) } != false
   }
 
   /// Whether both hold the same dots (and so, by construction, the same values).
   @inlinable
   func hasSameDots(as other: DotSiblings) -> Bool {
-    // One switch per side: switching on the pair would copy both values into a tuple.
-    switch self {
-    case .one(let mine, _):
-      guard case .one(let theirs, _) = other else { return false }
-      return mine == theirs
-    case .many(let mine):
-      guard case .many(let theirs) = other else { return false }
-      return mine.count == theirs.count && zip(mine, theirs).allSatisfy { $0.dot == $1.dot }
-    }
+    guard dot == other.dot else { return false }
+    guard let rest else { return other.rest == nil }
+    guard let theirs = other.rest, rest.count == theirs.count else { return false }
+    return zip(rest, theirs).allSatisfy { $0.dot == $1.dot }
   }
 
   /// The siblings whose dot satisfies `isIncluded`, or `nil` when none does.
   @inlinable
   func filter(_ isIncluded: (Dot) -> Bool) -> DotSiblings? {
-    switch self {
-    case .one(let dot, _): return isIncluded(dot) ? self : nil
-    case .many(let values):
-      let kept = values.filter { isIncluded($0.dot) }
-      return kept.count == values.count ? self : DotSiblings(sorted: kept)
-    }
+    guard rest != nil else { return isIncluded(dot) ? self : nil }
+    let values = elements
+    let kept = values.filter { isIncluded($0.dot) }
+    return kept.count == values.count ? self : DotSiblings(sorted: kept)
   }
 
   /// The causal join of two sibling sets of one key.
@@ -149,22 +164,15 @@ package enum DotSiblings<Value> {
     _ theirs: DotSiblings, seenBy theirContext: inout ContextMembership
   ) -> DotSiblings? {
     // One write on each side, the common case: decide both without building arrays.
-    if case .one(let myDot, let myValue) = mine, case .one(let theirDot, let theirValue) = theirs {
-      if myDot == theirDot { return mine }
-      let keepMine = !theirContext.contains(myDot)
-      let keepTheirs = !myContext.contains(theirDot)
+    if mine.isSingle && theirs.isSingle {
+      if mine.dot == theirs.dot { return mine }
+      let keepMine = !theirContext.contains(mine.dot)
+      let keepTheirs = !myContext.contains(theirs.dot)
       switch (keepMine, keepTheirs) {
       case (true, true):
-        return .many(
-          myDot < theirDot
-            ? [
-              DottedValue(dot: myDot, value: myValue),
-              DottedValue(dot: theirDot, value: theirValue),
-            ]
-            : [
-              DottedValue(dot: theirDot, value: theirValue),
-              DottedValue(dot: myDot, value: myValue),
-            ])
+        let (first, second) = mine.dot < theirs.dot ? (mine, theirs) : (theirs, mine)
+        return DotSiblings(
+          first: first, rest: [DottedValue(dot: second.dot, value: second.value)])
       case (true, false): return mine
       case (false, true): return theirs
       case (false, false): return nil
@@ -183,18 +191,21 @@ package enum DotSiblings<Value> {
     kept.sort { $0.dot < $1.dot }
     return DotSiblings(sorted: kept)
   }
+
+  /// The first sibling of `first`, followed by `rest`.
+  @inlinable
+  init(first: DotSiblings, rest: [DottedValue<Value>]) {
+    dot = first.dot
+    value = first.value
+    self.rest = rest
+  }
 }
 
 extension DotSiblings: Equatable where Value: Equatable {
   /// Written out and inlinable, as ``LWWRegister``'s is: the synthesized one stays generic.
   @inlinable
   package static func == (lhs: DotSiblings, rhs: DotSiblings) -> Bool {
-    switch (lhs, rhs) {
-    case (.one(let dot, let value), .one(let otherDot, let otherValue)):
-      dot == otherDot && value == otherValue
-    case (.many(let values), .many(let otherValues)): values == otherValues
-    default: false
-    }
+    lhs.dot == rhs.dot && lhs.value == rhs.value && lhs.rest == rhs.rest
   }
 }
 extension DotSiblings: Sendable where Value: Sendable {}

@@ -37,11 +37,10 @@ package struct LiveDotIndex<Key: Hashable> {
       // The dot is taken out before `append` runs: the value's box is then copied and dropped
       // at once, a pair the optimizer removes, so the scan never touches a record's box (one
       // cache miss per record otherwise, more than half of the whole build's time).
-      let single: Dot
-      switch entries.values[position] {
-      case .one(let dot, _): single = dot
-      case .many(let values):
-        for value in values { additions.append(value.dot, under: entries.keys[position]) }
+      let single = entries.values[position].dot
+      if let rest = entries.values[position].rest {
+        additions.append(single, under: entries.keys[position])
+        for value in rest { additions.append(value.dot, under: entries.keys[position]) }
         continue
       }
       additions.append(single, under: entries.keys[position])

@@ -102,23 +102,16 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   /// The merge of the values of one key's surviving writes.
   @inlinable
   static func mergedValue(of siblings: DotSiblings<Boxed<Value>>) -> Value {
-    switch siblings {
-    case .one(_, let boxed):
-      return boxed.value
-    case .many(let values):
-      var joined = values[0].value.value
-      for element in values.dropFirst() { joined.merge(element.value.value) }
-      return joined
-    }
+    guard let rest = siblings.rest else { return siblings.value.value }
+    var joined = siblings.value.value
+    for element in rest { joined.merge(element.value.value) }
+    return joined
   }
 
   /// ``mergedValue(of:)`` in a box: the stored one for a single write, which costs no copy.
   @inlinable
   static func mergedBox(of siblings: DotSiblings<Boxed<Value>>) -> Boxed<Value> {
-    switch siblings {
-    case .one(_, let boxed): boxed
-    case .many: Boxed(mergedValue(of: siblings))
-    }
+    siblings.isSingle ? siblings.value : Boxed(mergedValue(of: siblings))
   }
 
   /// Calls `body` with each key of one of `parts` near-equal parts of `keys`, or of the map
@@ -150,10 +143,7 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
   /// Calls `body` with the merge of `siblings`: for one write, the value in its box.
   @inlinable
   static func lend(_ siblings: DotSiblings<Boxed<Value>>, to body: (Value) -> Void) {
-    switch siblings {
-    case .one(_, let boxed): body(boxed.value)
-    case .many: body(mergedValue(of: siblings))
-    }
+    if siblings.isSingle { body(siblings.value.value) } else { body(mergedValue(of: siblings)) }
   }
 
   /// Whether `key` is present.

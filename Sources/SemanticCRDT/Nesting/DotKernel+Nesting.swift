@@ -37,9 +37,6 @@ extension DotKernel where Value: Equatable {
 extension DotSiblings where Value: Equatable {
   /// Whether `element`'s dot is live here with the same value: the same event.
   func holds(_ element: DottedValue<Value>) -> Bool {
-    switch self {
-    case .one(let dot, let value): dot == element.dot && value == element.value
-    case .many(let values): values.contains(element)
-    }
+    (dot == element.dot && value == element.value) || rest?.contains(element) == true
   }
 }

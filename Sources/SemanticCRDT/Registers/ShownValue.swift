@@ -23,7 +23,8 @@ extension MVRegister: ShowsValue {
     // One write each, as a register holds but while a conflict lasts: no arrays to build.
     switch (kernel.entries[SingleKey()], other.kernel.entries[SingleKey()]) {
     case (nil, nil): return true
-    case (.one(_, let mine)?, .one(_, let theirs)?): return mine.value == theirs.value
+    case (let mine?, let theirs?) where mine.isSingle && theirs.isSingle:
+      return mine.value.value == theirs.value.value
     default: break
     }
     let (mine, theirs) = (writes, other.writes)

@@ -1,3 +1,4 @@
+import Foundation
 import SemanticCRDT
 import SemanticCRDTJSON
 import Testing
@@ -70,5 +71,25 @@ import Testing
       #"{"context":{"phone":[[1,3]]},"entries":[["a",[[["phone",3],{}],[["phone",1],{}]]],["b",[[["phone",2],{}]]]]}"#
     let map = try JSONReader.decode(ORMap<String, GCounter>.self, from: Array(json.utf8))
     #expect(map.writeCount(of: "a") == 2 && map.writeCount(of: "b") == 1)
+  }
+
+  /// A key's writes listed out of dot order (a file written by hand, or by another program) are
+  /// read sorted, by both codecs: the same set, equal to it listed in order. Kept unsorted, two
+  /// replicas holding the same writes compared unequal, and a merge's same-dots check missed.
+  @Test func siblingsListedOutOfOrderAreReadSorted() throws {
+    let context = #"{"phone":[[1,2]],"tablet":[[1,1]]}"#
+    let sorted = #"{"context":\#(context),"entries":[["a",[["phone",1],["phone",2],["tablet",1]]]]}"#
+    for order in [
+      #"[["tablet",1],["phone",2],["phone",1]]"#, #"[["phone",2],["phone",1],["tablet",1]]"#,
+      #"[["phone",1],["tablet",1],["phone",2]]"#,
+    ] {
+      let json = #"{"context":\#(context),"entries":[["a",\#(order)]]}"#
+      let fast = try JSONReader.decode(ORSet<String>.self, from: Array(json.utf8))
+      let codable = try JSONDecoder().decode(ORSet<String>.self, from: Data(json.utf8))
+      let expected = try JSONReader.decode(ORSet<String>.self, from: Array(sorted.utf8))
+      #expect(fast == expected, "\(order)")
+      #expect(codable == expected, "\(order)")
+      #expect(JSONWriter.encode(fast) == JSONWriter.encode(expected), "\(order)")
+    }
   }
 }
