@@ -31,8 +31,8 @@ extension DottedValue: Sendable where Value: Sendable {}
 /// concurrent writes not yet superseded, none by far most often) in an array. A struct, not an
 /// enum of one sibling or many: reading a part of a key's writes where they are stored reads
 /// that field in place, where matching a generic enum's case copied the whole value first,
-/// through the runtime's witnesses (docs/benchmarks.md). A dot names one event, so two copies
-/// of the same dot always carry the same value.
+/// through the runtime's witnesses (ADR 0046). A dot names one event, so two copies of the
+/// same dot always carry the same value.
 @usableFromInline
 package struct DotSiblings<Value> {
   /// The first sibling's dot: the least.
@@ -49,6 +49,14 @@ package struct DotSiblings<Value> {
     self.dot = dot
     self.value = value
     rest = nil
+  }
+
+  /// The first sibling of `first`, followed by `rest`.
+  @inlinable
+  init(first: DotSiblings, rest: [DottedValue<Value>]) {
+    dot = first.dot
+    value = first.value
+    self.rest = rest
   }
 
   /// The first of `values` and the rest, as they are: sorted by the callers but
@@ -190,14 +198,6 @@ package struct DotSiblings<Value> {
     }
     kept.sort { $0.dot < $1.dot }
     return DotSiblings(sorted: kept)
-  }
-
-  /// The first sibling of `first`, followed by `rest`.
-  @inlinable
-  init(first: DotSiblings, rest: [DottedValue<Value>]) {
-    dot = first.dot
-    value = first.value
-    self.rest = rest
   }
 }
 
