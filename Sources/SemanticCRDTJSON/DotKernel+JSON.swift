@@ -58,7 +58,7 @@ extension JSONReader {
     }
     // Taken, not copied: a copy of a record costs a retain per string it holds.
     guard let first = first.take() else { return nil }
-    guard !more.isEmpty else { return .one(first.dot, first.value) }
+    guard !more.isEmpty else { return DotSiblings(dot: first.dot, value: first.value) }
     more.insert(first, at: 0)
     return DotSiblings(unsorted: more)
   }

@@ -42,7 +42,7 @@ struct EqualityTests {
   private func siblings(_ random: inout SplitMix64) -> DotSiblings<Int> {
     let dots = [Dot("a", 1), Dot("a", 2), Dot("b", 1)]
     if random.chance(0.5) {
-      return .one(random.pick(dots), random.int(in: 0...1))
+      return DotSiblings(dot: random.pick(dots), value: random.int(in: 0...1))
     }
     let first = random.int(in: 0...1)
     let second = random.int(in: first + 1...2)

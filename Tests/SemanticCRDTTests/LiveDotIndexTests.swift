@@ -77,7 +77,8 @@ struct LiveDotIndexTests {
   func indexesADotUnderTwoKeysOnce(otherCounter: UInt64) {
     let twice = Dot("a", 3)
     let index = LiveDotIndex<String>([
-      "x": .one(twice, ()), "y": .one(twice, ()), "z": .one(Dot("a", otherCounter), ()),
+      "x": DotSiblings(dot: twice, value: ()), "y": DotSiblings(dot: twice, value: ()),
+      "z": DotSiblings(dot: Dot("a", otherCounter), value: ()),
     ])
     #expect(index.count == 2)
     var keys: [String] = []
@@ -89,7 +90,10 @@ struct LiveDotIndexTests {
   /// under one of them) and counts it against the index, whichever key the index chose.
   @Test func theCheckFindsADotLiveUnderTwoKeysThroughTheIndex() {
     var kernel = DotKernel<String, Void>(
-      entries: ["x": .one(Dot("a", 3), ()), "y": .one(Dot("a", 3), ())],
+      entries: [
+        "x": DotSiblings(dot: Dot("a", 3), value: ()),
+        "y": DotSiblings(dot: Dot("a", 3), value: ()),
+      ],
       context: CausalContext(VersionVector(["a": 3])))
     kernel.indexLiveDots()
     let problems = kernel.invariantViolations()

@@ -114,7 +114,7 @@ package struct DotKernel<Key: Hashable, Value> {
     }
     let dot = context.nextDot(for: replica)
     deltaContext.insert(dot)
-    let siblings = DotSiblings.one(dot, value)
+    let siblings = DotSiblings(dot: dot, value: value)
     entries[key] = siblings
     index?.replace(key, replaced, with: siblings)
     return DotKernel(entries: [key: siblings], context: deltaContext, retiredKeys: [])

@@ -59,26 +59,13 @@ package struct DotSiblings<Value> {
     self.rest = rest
   }
 
-  /// The first of `values` and the rest, as they are: sorted by the callers but
-  /// ``init(unsorted:)``.
+  /// Builds siblings from values sorted by dot without repeats; `nil` when there are none.
   @inlinable
-  init?(_ values: [DottedValue<Value>]) {
+  init?(sorted values: [DottedValue<Value>]) {
     guard let first = values.first else { return nil }
     dot = first.dot
     value = first.value
     rest = values.count > 1 ? Array(values.dropFirst()) : nil
-  }
-
-  /// One sibling: the spelling of the common case.
-  @inlinable
-  package static func one(_ dot: Dot, _ value: Value) -> DotSiblings {
-    DotSiblings(dot: dot, value: value)
-  }
-
-  /// Builds siblings from values sorted by dot without repeats; `nil` when there are none.
-  @inlinable
-  init?(sorted values: [DottedValue<Value>]) {
-    self.init(values)
   }
 
   /// Siblings as decoded, in any order and perhaps with a dot twice: only for
@@ -86,7 +73,7 @@ package struct DotSiblings<Value> {
   /// (``sortedIfUnique()``).
   @inlinable
   package init?(unsorted values: [DottedValue<Value>]) {
-    self.init(values)
+    self.init(sorted: values)
   }
 
   /// Whether there is one sibling only.
@@ -110,7 +97,7 @@ package struct DotSiblings<Value> {
     var values = elements
     values.sort { $0.dot < $1.dot }
     if zip(values, values.dropFirst()).contains(where: { $0.dot == $1.dot }) { return nil }
-    return DotSiblings(values)
+    return DotSiblings(sorted: values)
   }
 
   /// Calls `body` with each sibling's dot and value, in dot order, without building an array.

@@ -259,10 +259,10 @@ extension ORMap: Mergeable {
   /// where absent). A key whose writes stay the same is not reported, so the cost is that of
   /// the merge plus, per key reported, reading its value before and after.
   ///
-  /// The writes are lent to `changed` rather than kept in the ``Change``: wherever a value
-  /// holding them is copied in memory, the compiler copies them through the runtime's generic
-  /// witnesses (a generic enum of more than four words), which cost a fifth of a full state's
-  /// merge (docs/benchmarks.md).
+  /// The writes are lent to `changed` rather than kept in the ``Change``: wherever an optional
+  /// of them is copied in memory, the compiler copies it through the runtime's generic
+  /// witnesses, which cost a fifth of a full state's merge while a key's writes were an enum
+  /// (docs/benchmarks.md) and still cost some as a struct (ADR 0046).
   @inlinable
   package mutating func merge(
     _ other: ORMap,
