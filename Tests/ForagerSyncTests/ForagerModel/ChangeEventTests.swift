@@ -69,6 +69,15 @@ struct ChangeEventTests {
       return
         "reported added \(change.added), updated \(change.updated), removed \(change.removed); the states differ by added \(expected.added), updated \(expected.updated), removed \(expected.removed)"
     }
+    // Each record once, by kind too: a merge notes its changes without looking for an earlier
+    // note of the same key, so a key it named twice would be listed twice here.
+    let listed = RecordKind.allCases.flatMap { kind in
+      let keys = change.keys(of: kind)
+      return keys.added + keys.updated + keys.removed
+    }
+    guard listed.count == Set(listed).count,
+      Set(listed) == expected.added.union(expected.updated).union(expected.removed)
+    else { return "the changes by kind list \(listed)" }
     return nil
   }
 

@@ -36,6 +36,10 @@ public struct HouseholdChange: Hashable, Sendable {
 
   /// How each changed record changed: one table, so that noting a key costs one lookup.
   private var records: [RecordKey: Fold] = [:]
+  /// Changes to keys noted once each, by a merge (``note(_:_:)``), which names each key it
+  /// changed once: kept in a list, which costs no hashing, until a later change folds into
+  /// them. No key is in both.
+  private var unfolded: [(key: RecordKey, fold: Fold)] = []
 
   /// How a record changed from its first state to its last.
   private enum Fold: Hashable, Sendable {
@@ -47,17 +51,22 @@ public struct HouseholdChange: Hashable, Sendable {
   }
 
   /// Whether nothing changed.
-  public var isEmpty: Bool { records.isEmpty && !householdChanged }
+  public var isEmpty: Bool { records.isEmpty && unfolded.isEmpty && !householdChanged }
 
   /// The kinds of record that changed.
-  public var kinds: Set<RecordKind> { Set(records.keys.map(\.kind)) }
+  public var kinds: Set<RecordKind> {
+    var kinds: Set<RecordKind> = []
+    forEachChange { key, _ in kinds.insert(key.kind) }
+    return kinds
+  }
 
   /// The changed records of one kind: added, updated and removed, in no particular order.
   public func keys(of kind: RecordKind) -> (
     added: [RecordKey], updated: [RecordKey], removed: [RecordKey]
   ) {
     var keys: (added: [RecordKey], updated: [RecordKey], removed: [RecordKey]) = ([], [], [])
-    for (key, fold) in records where key.kind == kind {
+    forEachChange { key, fold in
+      guard key.kind == kind else { return }
       switch fold {
       case .added: keys.added.append(key)
       case .updated: keys.updated.append(key)
@@ -67,20 +76,32 @@ public struct HouseholdChange: Hashable, Sendable {
     return keys
   }
 
-  private func keys(changed fold: Fold) -> Set<RecordKey> {
-    Set(records.lazy.filter { $0.value == fold }.map(\.key))
+  /// Calls `body` with every changed record and how it changed, each once.
+  private func forEachChange(_ body: (RecordKey, Fold) -> Void) {
+    for (key, fold) in records { body(key, fold) }
+    for (key, fold) in unfolded { body(key, fold) }
+  }
+
+  private func keys(changed wanted: Fold) -> Set<RecordKey> {
+    var keys: Set<RecordKey> = []
+    forEachChange { key, fold in if fold == wanted { keys.insert(key) } }
+    return keys
   }
 
   /// Makes room for `count` more changed records, so that noting the changes of a large merge
-  /// does not grow the table step by step.
+  /// does not grow the list step by step.
   package mutating func reserveCapacity(forMore count: Int) {
-    records.reserveCapacity(records.count + count)
+    unfolded.reserveCapacity(unfolded.count + count)
   }
 
   /// Folds a later change of the same origin into this one.
   public mutating func formUnion(_ later: HouseholdChange) {
-    for (key, fold) in later.records {
-      note(key, existed: fold != .added, exists: fold != .removed)
+    if records.isEmpty && unfolded.isEmpty {
+      (records, unfolded) = (later.records, later.unfolded)
+    } else {
+      later.forEachChange { key, fold in
+        note(key, existed: fold != .added, exists: fold != .removed)
+      }
     }
     householdChanged = householdChanged || later.householdChanged
   }
@@ -88,7 +109,37 @@ public struct HouseholdChange: Hashable, Sendable {
   /// Notes that `key` went from existing (or not) to existing (or not), its value changed when
   /// it exists in both.
   package mutating func note(_ key: RecordKey, existed: Bool, exists: Bool) {
+    foldUnfolded()
     Self.fold(&records[key], existed: existed, exists: exists)
+  }
+
+  /// Moves the changes noted once into the table, so that a later one folds with them.
+  private mutating func foldUnfolded() {
+    guard !unfolded.isEmpty else { return }
+    records.reserveCapacity(records.count + unfolded.count)
+    for (key, fold) in unfolded {
+      let earlier = records.updateValue(fold, forKey: key)
+      assert(earlier == nil, "\(key) was noted twice as a change noted once")
+    }
+    unfolded = []
+  }
+
+  /// The changes by record, in one table.
+  private var folded: [RecordKey: Fold] {
+    var change = self
+    change.foldUnfolded()
+    return change.records
+  }
+
+  public static func == (lhs: HouseholdChange, rhs: HouseholdChange) -> Bool {
+    lhs.origin == rhs.origin && lhs.householdChanged == rhs.householdChanged
+      && lhs.folded == rhs.folded
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(origin)
+    hasher.combine(householdChanged)
+    hasher.combine(folded)
   }
 
   /// Folds a step from `existed` to `exists` into how a record changed so far (`nil`: not at
@@ -109,7 +160,10 @@ public struct HouseholdChange: Hashable, Sendable {
       }
   }
 
-  /// Notes what a merge did to one key.
+  /// Notes what a merge did to one key, which it notes no other change of: a merge names each
+  /// key it changed once, and keys of different maps are different records.
+  ///
+  /// - Complexity: O(1) amortized, without hashing the key.
   mutating func note<Key: NotedKey, Value: DeclaredRecord>(
     _ key: Key, _ change: ORMap<Key, Value>.Change
   ) {
@@ -118,7 +172,10 @@ public struct HouseholdChange: Hashable, Sendable {
     {
       return
     }
-    note(key.notedKey, existed: !change.wasAbsent, exists: !change.isAbsent)
+    guard let key = key.notedKey else { return }
+    var fold: Fold?
+    Self.fold(&fold, existed: !change.wasAbsent, exists: !change.isAbsent)
+    if let fold { unfolded.append((key, fold)) }
   }
 
   /// Notes a change to the record `key` names, if it names one an app of this build shows.
