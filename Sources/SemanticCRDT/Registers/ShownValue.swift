@@ -5,7 +5,13 @@
 /// A CRDT whose stamps say when and where it was written, apart from what it shows: two show
 /// the same when their values do, whatever wrote them. Change events use it to tell a write
 /// that changes what a view shows from one that writes the value already there.
-package protocol ShowsValue {
+///
+/// Public, not `package`: a module that calls it through a conformance declared here, as a
+/// merge of records asks it of every field, gets the conformance specialized for its own
+/// values only when the protocol is public (a `package` one was called through the generic
+/// witness, and each value compared through `Equatable`'s: 5% of a merge's instructions,
+/// docs/benchmarks.md).
+public protocol ShowsValue {
   /// Whether `other` shows what this one shows.
   ///
   /// - Complexity: O(1) for a register with one write; O(writes) for a multi-value register.
@@ -14,12 +20,12 @@ package protocol ShowsValue {
 
 extension LWWRegister: ShowsValue where Value: Equatable {
   /// The values are equal; the stamps may differ.
-  @inlinable package func showsSame(as other: Self) -> Bool { other.value == value }
+  @inlinable public func showsSame(as other: Self) -> Bool { other.value == value }
 }
 
 extension MVRegister: ShowsValue {
   /// The same values, the winner first; the stamps and dots may differ.
-  @inlinable package func showsSame(as other: Self) -> Bool {
+  @inlinable public func showsSame(as other: Self) -> Bool {
     // One write each, as a register holds but while a conflict lasts: no arrays to build.
     switch (kernel.entries[SingleKey()], other.kernel.entries[SingleKey()]) {
     case (nil, nil): return true
@@ -34,10 +40,10 @@ extension MVRegister: ShowsValue {
 
 /// Compared whole: a merge or an increment that changes a counter changes its total.
 extension GCounter: ShowsValue {
-  package func showsSame(as other: Self) -> Bool { self == other }
+  public func showsSame(as other: Self) -> Bool { self == other }
 }
 
 /// A max register holds nothing but its value.
 extension MaxRegister: ShowsValue {
-  package func showsSame(as other: Self) -> Bool { self == other }
+  public func showsSame(as other: Self) -> Bool { self == other }
 }
