@@ -33,6 +33,23 @@ import Testing
     #expect(phone.recipe(soup)?.usageCount == 2)
   }
 
+  /// Recipes list most used first (uses added up across devices), then newest first; so do the
+  /// recipes similar to a new one, among those whose titles share its key.
+  @Test func recipesListMostUsedFirstThenNewest() throws {
+    var (phone, tablet) = try Self.household()
+    let old = try phone.addRecipe(title: "Tomato Soup").recipe.id
+    let newer = try phone.addRecipe(title: "tomato soup").recipe.id
+    let newest = try phone.addRecipe(title: "Bread").recipe.id
+    try tablet.merge(phone.state)
+    try phone.recordUse(ofRecipe: old)
+    try tablet.recordUse(ofRecipe: old)
+    try tablet.recordUse(ofRecipe: newest)
+    try phone.merge(tablet.state)
+    #expect(phone.recipes().map(\.id) == [old, newest, newer])
+    let similar = try phone.addRecipe(title: "TOMATO  SOUP").similar
+    #expect(similar.map(\.id) == [old, newer])
+  }
+
   /// Details of one record edited on two devices offline: each detail's latest edit wins, and
   /// edits of different details all survive.
   @Test func detailsOfOneRecordEditedApartAllSurvive() throws {
