@@ -6,11 +6,9 @@
 /// the same when their values do, whatever wrote them. Change events use it to tell a write
 /// that changes what a view shows from one that writes the value already there.
 ///
-/// Public, not `package`: a module that calls it through a conformance declared here, as a
-/// merge of records asks it of every field, gets the conformance specialized for its own
-/// values only when the protocol is public (a `package` one was called through the generic
-/// witness, and each value compared through `Equatable`'s: 5% of a merge's instructions,
-/// docs/benchmarks.md).
+/// Public, not `package` (docs/decisions/0047): a module that calls it through a conformance
+/// declared here, as a merge of records asks it of every field, gets the conformance
+/// specialized for its own values only when the protocol is public.
 public protocol ShowsValue {
   /// Whether `other` shows what this one shows.
   ///
