@@ -160,9 +160,11 @@ public struct HouseholdChange: Hashable, Sendable {
       }
   }
 
-  /// Notes what a merge did to one key, which it notes no other change of: a merge names each
-  /// key it changed once, and keys of different maps are different records.
+  /// Notes what a merge did to one key.
   ///
+  /// - Precondition: No other change of the key is noted in this value: a merge names each key
+  ///   it changed once, and keys of different maps are different records. (A second note of
+  ///   the key is caught when the notes are folded, in debug builds.)
   /// - Complexity: O(1) amortized, without hashing the key.
   mutating func note<Key: NotedKey, Value: DeclaredRecord>(
     _ key: Key, _ change: ORMap<Key, Value>.Change
