@@ -397,8 +397,8 @@ private struct Creators: HouseholdMapVisitor {
   var found: [(MemberID, String)] = []
 
   mutating func visit<Record>(_ map: HouseholdMap<Record>) {
-    state[keyPath: map.records].forEachValue(of: nil) { key, record in
-      found.append((record.owner, "\(map.singular) \(key)"))
+    state[keyPath: map.records].forEachBoxedValue(of: nil) { key, record in
+      found.append((record.value.owner, "\(map.singular) \(key)"))
     }
   }
 }

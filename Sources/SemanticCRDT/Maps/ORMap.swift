@@ -116,34 +116,30 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
 
   /// Calls `body` with each key of one of `parts` near-equal parts of `keys`, or of the map
   /// when `keys` is `nil` (the parts of ``greatestTimestamp(inPart:of:)``, read without a
-  /// lookup), and its value: the whole by default, a part for a caller that reads one on each
-  /// of several cores. Each of `keys` must be present. A value is lent to `body` from its box
-  /// rather than copied out of it, which would retain every string the record holds: a check
-  /// that reads a part of every record retains none of them.
+  /// lookup), and its value in a box: the whole by default, a part for a caller that reads one
+  /// on each of several cores. Each of `keys` must be present. The box is the stored one for a
+  /// single write, so `body` reads the fields it needs where they are (`box.value.field`):
+  /// copying a record out of its box would read all of it, and a check that reads a name or a
+  /// key of every record reads a fraction. A key with several writes lends a new box of their
+  /// merge.
   ///
   /// - Precondition: `parts >= 1` and `0 <= part < parts`.
   /// - Complexity: O(*k* / `parts`) for *k* keys, or O(*n* / `parts`).
   @inlinable
-  package func forEachValue(
-    of keys: [Key]?, inPart part: Int = 0, of parts: Int = 1, _ body: (Key, Value) -> Void
+  package func forEachBoxedValue(
+    of keys: [Key]?, inPart part: Int = 0, of parts: Int = 1,
+    _ body: (Key, Boxed<Value>) -> Void
   ) {
     guard let keys else {
       let entries = kernel.entries
-      // By index, reading each value in place: a for-in loop would copy every record.
       for index in kernel.indices(ofPart: part, of: parts) {
-        Self.lend(entries.values[index]) { body(entries.keys[index], $0) }
+        body(entries.keys[index], Self.mergedBox(of: entries.values[index]))
       }
       return
     }
     precondition(parts >= 1 && (0..<parts).contains(part), "part \(part) of \(parts)")
     let part = keys.count * part / parts..<keys.count * (part + 1) / parts
-    for key in keys[part] { Self.lend(kernel.entries[key]!) { body(key, $0) } }
-  }
-
-  /// Calls `body` with the merge of `siblings`: for one write, the value in its box.
-  @inlinable
-  static func lend(_ siblings: DotSiblings<Boxed<Value>>, to body: (Value) -> Void) {
-    if siblings.isSingle { body(siblings.value.value) } else { body(mergedValue(of: siblings)) }
+    for key in keys[part] { body(key, Self.mergedBox(of: kernel.entries[key]!)) }
   }
 
   /// Whether `key` is present.

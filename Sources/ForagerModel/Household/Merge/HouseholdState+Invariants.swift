@@ -169,9 +169,11 @@ extension HouseholdState {
   ) {
     var problems: [String] = []
     var categoryNames: [CategoryKey: CategoryKey] = [:]
-    categories.forEachValue(of: keys, inPart: part, of: parts) { key, category in
-      if category.key != key { problems.append("category \(category.key) stored under \(key)") }
-      let named = CategoryKey(normalizing: category.displayName, version: normalizerVersion)
+    categories.forEachBoxedValue(of: keys, inPart: part, of: parts) { key, category in
+      if category.value.key != key {
+        problems.append("category \(category.value.key) stored under \(key)")
+      }
+      let named = CategoryKey(normalizing: category.value.displayName, version: normalizerVersion)
       guard named != key else { return }
       if let other = categories.contains(named)
         ? named : categoryNames.updateValue(key, forKey: named)
@@ -191,20 +193,25 @@ extension HouseholdState {
     let categoriesChecked = categoryViolations(
       of: changes.keys(\.categories), inPart: part, of: parts)
     var problems = categoriesChecked.problems
-    ingredients.forEachValue(of: changes.keys(\.ingredients), inPart: part, of: parts) {
+    ingredients.forEachBoxedValue(of: changes.keys(\.ingredients), inPart: part, of: parts) {
       key, template in
-      if template.key != key { problems.append("template \(template.key) stored under \(key)") }
+      if template.value.key != key {
+        problems.append("template \(template.value.key) stored under \(key)")
+      }
       if !key.isCanonical(version: normalizerVersion) {
         problems.append("template key \(key) is not its own canonical name")
       }
     }
-    meals.forEachValue(of: changes.keys(\.meals), inPart: part, of: parts) { slot, meal in
-      if meal.slot != slot { problems.append("planned meal \(meal.slot) stored under \(slot)") }
+    meals.forEachBoxedValue(of: changes.keys(\.meals), inPart: part, of: parts) { slot, meal in
+      if meal.value.slot != slot {
+        problems.append("planned meal \(meal.value.slot) stored under \(slot)")
+      }
     }
     // Items' templates: of every item when a template was removed.
-    items.forEachValue(of: changes.itemsToCheck, inPart: part, of: parts) { id, item in
-      if !ingredients.contains(item.templateKey) {
-        problems.append("item \(id) names template \(item.templateKey), which does not exist")
+    items.forEachBoxedValue(of: changes.itemsToCheck, inPart: part, of: parts) { id, item in
+      if !ingredients.contains(item.value.templateKey) {
+        problems.append(
+          "item \(id) names template \(item.value.templateKey), which does not exist")
       }
     }
     return (problems, categoriesChecked.names)

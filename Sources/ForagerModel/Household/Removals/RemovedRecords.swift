@@ -73,11 +73,11 @@ package struct RemovalCollector {
   /// ``MergePolicy`` weighs, since deleting the week's list is one thing a person did.
   var removalsMade: Int {
     var cascaded = 0
-    records.items.forEachValue(of: nil) { _, item in
-      if records.lists.contains(item.listID) { cascaded += 1 }
+    records.items.forEachBoxedValue(of: nil) { _, item in
+      if records.lists.contains(item.value.listID) { cascaded += 1 }
     }
-    records.meals.forEachValue(of: nil) { _, meal in
-      if let plan = meal.plan.value, records.plans.contains(plan) { cascaded += 1 }
+    records.meals.forEachBoxedValue(of: nil) { _, meal in
+      if let plan = meal.value.plan.value, records.plans.contains(plan) { cascaded += 1 }
     }
     return records.recordCount - cascaded
   }
@@ -132,10 +132,10 @@ extension HouseholdReplica {
       var changes = HouseholdChange(origin: .local)
       var count = 0
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
-        kept[keyPath: map.records].forEachValue(of: nil) { key, record in
+        kept[keyPath: map.records].forEachBoxedValue(of: nil) { key, record in
           guard !restored[keyPath: map.records].contains(key) else { return }
           let written = restored[keyPath: map.records].set(
-            key, to: record.restored(ticking: &clock), by: replica)
+            key, to: record.value.restored(ticking: &clock), by: replica)
           delta[keyPath: map.records].merge(written)
           changes.note(key.notedKey, existed: false, exists: true)
           count += 1
