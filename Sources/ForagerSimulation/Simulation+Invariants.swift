@@ -397,7 +397,7 @@ private struct Creators: HouseholdMapVisitor {
   var found: [(MemberID, String)] = []
 
   mutating func visit<Record>(_ map: HouseholdMap<Record>) {
-    state[keyPath: map.records].forEachBoxedValue(of: nil) { key, record in
+    state[keyPath: map.records].forEachBoxedValue { key, record in
       found.append((record.value.owner, "\(map.singular) \(key)"))
     }
   }

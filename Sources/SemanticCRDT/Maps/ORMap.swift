@@ -114,32 +114,24 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
     siblings.isSingle ? siblings.value : Boxed(mergedValue(of: siblings))
   }
 
-  /// Calls `body` with each key of one of `parts` near-equal parts of `keys`, or of the map
-  /// when `keys` is `nil` (the parts of ``greatestTimestamp(inPart:of:)``, read without a
-  /// lookup), and its value in a box: the whole by default, a part for a caller that reads one
-  /// on each of several cores. Each of `keys` must be present. The box is the stored one for a
+  /// Calls `body` with each key of one of `parts` near-equal parts of the map (the parts of
+  /// ``greatestTimestamp(inPart:of:)``), and its value in a box: the whole by default, a part
+  /// for a caller that reads one on each of several cores. The box is the stored one for a
   /// single write, so `body` reads the fields it needs where they are (`box.value.field`):
   /// copying a record out of its box would read all of it, and a check that reads a name or a
   /// key of every record reads a fraction. A key with several writes lends a new box of their
   /// merge.
   ///
   /// - Precondition: `parts >= 1` and `0 <= part < parts`.
-  /// - Complexity: O(*k* / `parts`) for *k* keys, or O(*n* / `parts`).
+  /// - Complexity: O(*n* / `parts`).
   @inlinable
   package func forEachBoxedValue(
-    of keys: [Key]?, inPart part: Int = 0, of parts: Int = 1,
-    _ body: (Key, Boxed<Value>) -> Void
+    inPart part: Int = 0, of parts: Int = 1, _ body: (Key, Boxed<Value>) -> Void
   ) {
-    guard let keys else {
-      let entries = kernel.entries
-      for index in kernel.indices(ofPart: part, of: parts) {
-        body(entries.keys[index], Self.mergedBox(of: entries.values[index]))
-      }
-      return
+    let entries = kernel.entries
+    for index in kernel.indices(ofPart: part, of: parts) {
+      body(entries.keys[index], Self.mergedBox(of: entries.values[index]))
     }
-    precondition(parts >= 1 && (0..<parts).contains(part), "part \(part) of \(parts)")
-    let part = keys.count * part / parts..<keys.count * (part + 1) / parts
-    for key in keys[part] { body(key, Self.mergedBox(of: kernel.entries[key]!)) }
   }
 
   /// Whether `key` is present.

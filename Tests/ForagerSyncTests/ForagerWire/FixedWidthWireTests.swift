@@ -42,7 +42,7 @@ import Testing
     mutating func visit<Record: MappedRecord>(_ map: HouseholdMap<Record>) {
       var seen = 0
       var found: [String] = []
-      state[keyPath: map.records].forEachBoxedValue(of: nil) { _, record in
+      state[keyPath: map.records].forEachBoxedValue { _, record in
         seen += 1
         found += FixedWidthWireTests.platformWidthFields(of: record.value, at: map.singular)
       }

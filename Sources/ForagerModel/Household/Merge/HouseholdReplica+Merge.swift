@@ -157,7 +157,7 @@ extension HouseholdReplica {
   /// to undo it, and what it changed as a delta.
   private struct InPlaceMerge {
     var report = MergeReport()
-    var recheck = KeysToRecheck()
+    var recheck = RecordsToRecheck()
     var removed: RemovalCollector
     var undo = MergeUndo()
     var changes = MergeDelta()

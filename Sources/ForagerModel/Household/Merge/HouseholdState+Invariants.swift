@@ -71,40 +71,49 @@ extension HouseholdState {
   package static let recordsCheckedInHalvesAbove = 10_000
 }
 
-/// The keys whose records a merge changed: what the model's invariants must be checked for
-/// after it (``HouseholdState/modelViolations(after:cores:recordsInHalvesAbove:)``).
-package struct KeysToRecheck {
-  /// Keys present after the merge whose records it added or changed.
-  var categories: [CategoryKey] = []
-  var ingredients: [IngredientKey] = []
-  var items: [GroceryItemID] = []
-  var meals: [SlotKey] = []
+/// The records a merge changed: what the model's invariants must be checked for after it
+/// (``HouseholdState/modelViolations(after:cores:recordsInHalvesAbove:)``). Each is kept in the
+/// box the merged map holds it in, so that the check reads it without looking its key up: a
+/// hash of the key and a probe of the map's table that, after a merge of many records, misses
+/// the cache. Nothing changes the maps between a merge and its check.
+package struct RecordsToRecheck {
+  /// A record to check: its key, and its box as the map holds it after the merge.
+  package typealias Noted<Key, Value> = [(key: Key, record: Boxed<Value>)]
+
+  /// Records present after the merge that it added or changed.
+  var categories: Noted<CategoryKey, GroceryCategory> = []
+  var ingredients: Noted<IngredientKey, IngredientTemplate> = []
+  var items: Noted<GroceryItemID, GroceryListItem> = []
+  var meals: Noted<SlotKey, PlannedMeal> = []
   /// Whether the merge removed a template: an item it did not touch may now name nothing.
   var referencesMayDangle = false
   /// Whether every record is to be checked, whatever the lists above hold: a decoded state.
   private(set) var coversEverything = false
 
   /// Every record of a state, as if a merge had changed them all.
-  static let everything = KeysToRecheck(referencesMayDangle: true, coversEverything: true)
+  static let everything = RecordsToRecheck(referencesMayDangle: true, coversEverything: true)
 
-  /// The keys of one kind to check: `nil` for every key of that kind.
-  func keys<Key>(_ keys: KeyPath<KeysToRecheck, [Key]>) -> [Key]? {
-    coversEverything ? nil : self[keyPath: keys]
+  /// The records of one kind to check: `nil` for every record of that kind.
+  func records<Key, Value>(_ records: KeyPath<RecordsToRecheck, Noted<Key, Value>>)
+    -> Noted<Key, Value>?
+  {
+    coversEverything ? nil : self[keyPath: records]
   }
 
   /// The items whose templates to check: `nil` for every item, when a template may be gone.
-  var itemsToCheck: [GroceryItemID]? { referencesMayDangle ? nil : items }
+  var itemsToCheck: Noted<GroceryItemID, GroceryListItem>? { referencesMayDangle ? nil : items }
 
-  /// Notes a key the merge changed, unless what the invariants read of its record (its key,
-  /// name and references) is as it was before: `differ` compares that. A removal is not noted:
-  /// a key that is gone breaks no rule of its own.
+  /// Notes a record the merge changed, unless what the invariants read of it (its key, name
+  /// and references) is as it was before: `differ` compares that. A removal is not noted: a
+  /// key that is gone breaks no rule of its own.
   package mutating func note<Key, Value>(
     _ key: Key, _ change: ORMap<Key, Value>.Change,
-    in keys: WritableKeyPath<KeysToRecheck, [Key]>, differ: (Value, Value) -> Bool
+    in records: WritableKeyPath<RecordsToRecheck, Noted<Key, Value>>,
+    differ: (Value, Value) -> Bool
   ) {
     guard let after = change.after else { return }
     if let before = change.before, !differ(before.value, after.value) { return }
-    self[keyPath: keys].append(key)
+    self[keyPath: records].append((key, after))
   }
 
   /// Notes a record the merge removed, if it did.
@@ -130,7 +139,7 @@ extension HouseholdState {
   ///   and templates; plus O(*i*) hash lookups over all items when the merge removed a
   ///   template; plus sorting the problems found.
   func modelViolations(
-    after changes: KeysToRecheck, cores: Cores = .one,
+    after changes: RecordsToRecheck, cores: Cores = .one,
     recordsInHalvesAbove: Int = recordsCheckedInHalvesAbove
   ) -> [String] {
     guard cores == .two, recordsChecked(after: changes) >= 2 * recordsInHalvesAbove else {
@@ -149,27 +158,43 @@ extension HouseholdState {
   }
 
   /// How many records ``modelViolations(after:cores:recordsInHalvesAbove:)`` reads.
-  private func recordsChecked(after changes: KeysToRecheck) -> Int {
-    func count<Key, Value>(_ keys: [Key]?, _ map: ORMap<Key, Value>) -> Int {
-      keys?.count ?? map.count
-    }
-    return count(changes.keys(\.categories), categories)
-      + count(changes.keys(\.ingredients), ingredients) + count(changes.keys(\.meals), meals)
-      + count(changes.itemsToCheck, items)
+  private func recordsChecked(after changes: RecordsToRecheck) -> Int {
+    func count<Key, Value>(_ noted: RecordsToRecheck.Noted<Key, Value>?, _ map: ORMap<Key, Value>)
+      -> Int
+    { noted?.count ?? map.count }
+    return count(changes.records(\.categories), categories)
+      + count(changes.records(\.ingredients), ingredients)
+      + count(changes.records(\.meals), meals) + count(changes.itemsToCheck, items)
   }
 
-  /// The problems of one of `parts` parts of the categories `keys` (of the map when `keys` is
-  /// `nil`), and the categories among them whose names normalize to a key other than their
+  /// Calls `body` with each record of one of `parts` near-equal parts of `noted`, or of `map`
+  /// when `noted` is `nil`, in its box.
+  ///
+  /// - Precondition: `parts >= 1` and `0 <= part < parts`.
+  private static func forEachRecord<Key, Value>(
+    of noted: RecordsToRecheck.Noted<Key, Value>?, in map: ORMap<Key, Value>,
+    inPart part: Int, of parts: Int, _ body: (Key, Boxed<Value>) -> Void
+  ) {
+    guard let noted else { return map.forEachBoxedValue(inPart: part, of: parts, body) }
+    precondition(parts >= 1 && (0..<parts).contains(part), "part \(part) of \(parts)")
+    for (key, record) in noted[noted.count * part / parts..<noted.count * (part + 1) / parts] {
+      body(key, record)
+    }
+  }
+
+  /// The problems of one of `parts` parts of the categories `noted` (of the map when `noted`
+  /// is `nil`), and the categories among them whose names normalize to a key other than their
   /// own, by that key. One named by its own key needs no entry: another category named so is
   /// caught by its own check, as that key is present. So a sound household, where every
   /// category is named by its key, builds no table here (loading a file runs this check over
   /// every record).
-  func categoryViolations(of keys: [CategoryKey]?, inPart part: Int = 0, of parts: Int = 1) -> (
-    problems: [String], names: [CategoryKey: CategoryKey]
-  ) {
+  func categoryViolations(
+    of noted: RecordsToRecheck.Noted<CategoryKey, GroceryCategory>?, inPart part: Int = 0,
+    of parts: Int = 1
+  ) -> (problems: [String], names: [CategoryKey: CategoryKey]) {
     var problems: [String] = []
     var categoryNames: [CategoryKey: CategoryKey] = [:]
-    categories.forEachBoxedValue(of: keys, inPart: part, of: parts) { key, category in
+    Self.forEachRecord(of: noted, in: categories, inPart: part, of: parts) { key, category in
       if category.value.key != key {
         problems.append("category \(category.value.key) stored under \(key)")
       }
@@ -188,13 +213,14 @@ extension HouseholdState {
   /// ``categoryViolations(of:inPart:of:)``: of one of `parts` parts of each kind of record
   /// checked.
   func modelViolationsAndNames(
-    after changes: KeysToRecheck, inPart part: Int = 0, of parts: Int = 1
+    after changes: RecordsToRecheck, inPart part: Int = 0, of parts: Int = 1
   ) -> (problems: [String], names: [CategoryKey: CategoryKey]) {
     let categoriesChecked = categoryViolations(
-      of: changes.keys(\.categories), inPart: part, of: parts)
+      of: changes.records(\.categories), inPart: part, of: parts)
     var problems = categoriesChecked.problems
-    ingredients.forEachBoxedValue(of: changes.keys(\.ingredients), inPart: part, of: parts) {
-      key, template in
+    Self.forEachRecord(
+      of: changes.records(\.ingredients), in: ingredients, inPart: part, of: parts
+    ) { key, template in
       if template.value.key != key {
         problems.append("template \(template.value.key) stored under \(key)")
       }
@@ -202,13 +228,15 @@ extension HouseholdState {
         problems.append("template key \(key) is not its own canonical name")
       }
     }
-    meals.forEachBoxedValue(of: changes.keys(\.meals), inPart: part, of: parts) { slot, meal in
+    Self.forEachRecord(of: changes.records(\.meals), in: meals, inPart: part, of: parts) {
+      slot, meal in
       if meal.value.slot != slot {
         problems.append("planned meal \(meal.value.slot) stored under \(slot)")
       }
     }
     // Items' templates: of every item when a template was removed.
-    items.forEachBoxedValue(of: changes.itemsToCheck, inPart: part, of: parts) { id, item in
+    Self.forEachRecord(of: changes.itemsToCheck, in: items, inPart: part, of: parts) {
+      id, item in
       if !ingredients.contains(item.value.templateKey) {
         problems.append(
           "item \(id) names template \(item.value.templateKey), which does not exist")

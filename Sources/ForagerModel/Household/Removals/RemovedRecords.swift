@@ -73,10 +73,10 @@ package struct RemovalCollector {
   /// ``MergePolicy`` weighs, since deleting the week's list is one thing a person did.
   var removalsMade: Int {
     var cascaded = 0
-    records.items.forEachBoxedValue(of: nil) { _, item in
+    records.items.forEachBoxedValue { _, item in
       if records.lists.contains(item.value.listID) { cascaded += 1 }
     }
-    records.meals.forEachBoxedValue(of: nil) { _, meal in
+    records.meals.forEachBoxedValue { _, meal in
       if let plan = meal.value.plan.value, records.plans.contains(plan) { cascaded += 1 }
     }
     return records.recordCount - cascaded
@@ -132,7 +132,7 @@ extension HouseholdReplica {
       var changes = HouseholdChange(origin: .local)
       var count = 0
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
-        kept[keyPath: map.records].forEachBoxedValue(of: nil) { key, record in
+        kept[keyPath: map.records].forEachBoxedValue { key, record in
           guard !restored[keyPath: map.records].contains(key) else { return }
           let written = restored[keyPath: map.records].set(
             key, to: record.value.restored(ticking: &clock), by: replica)

@@ -19,7 +19,7 @@ package protocol MappedRecord: DeclaredRecord {
   /// Notes in `recheck` a key whose record a merge changed, where the model's invariants read
   /// records of this kind or refer to them.
   static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck)
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout RecordsToRecheck)
 
   /// Keeps a record a merge removed from `map`, so that a person can bring it back.
   static func keep(
@@ -47,7 +47,7 @@ extension MappedRecord {
   }
 
   package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout RecordsToRecheck
   ) {}
 
   package static func keep(
@@ -180,7 +180,7 @@ extension GroceryCategory: MappedRecord {
   package typealias Key = CategoryKey
 
   package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout RecordsToRecheck
   ) {
     recheck.note(key, change, in: \.categories) {
       $0.key != $1.key || $0.displayName != $1.displayName
@@ -200,7 +200,7 @@ extension IngredientTemplate: MappedRecord {
   package typealias Key = IngredientKey
 
   package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout RecordsToRecheck
   ) {
     recheck.note(key, change, in: \.ingredients) { $0.key != $1.key }
     recheck.noteRemoval(change)
@@ -223,7 +223,7 @@ extension GroceryListItem: MappedRecord {
   package typealias Key = GroceryItemID
 
   package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout RecordsToRecheck
   ) {
     recheck.note(key, change, in: \.items) { $0.templateKey != $1.templateKey }
   }
@@ -249,7 +249,7 @@ extension PlannedMeal: MappedRecord {
   }
 
   package static func note(
-    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout KeysToRecheck
+    _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout RecordsToRecheck
   ) {
     recheck.note(key, change, in: \.meals) { $0.slot != $1.slot }
   }

@@ -198,7 +198,7 @@ extension HouseholdState: Mergeable {
   /// it changed, for the change log to pass on (ADR 0040).
   mutating func merge(
     _ other: HouseholdState, reporting report: inout MergeReport,
-    recheck: inout KeysToRecheck, removed: inout RemovalCollector, undo: inout MergeUndo,
+    recheck: inout RecordsToRecheck, removed: inout RemovalCollector, undo: inout MergeUndo,
     changes: inout MergeDelta
   ) {
     guard other.householdID == householdID else { return }
@@ -206,7 +206,7 @@ extension HouseholdState: Mergeable {
       var state: HouseholdState
       let other: HouseholdState
       var report: MergeReport
-      var recheck: KeysToRecheck
+      var recheck: RecordsToRecheck
       var removed: RemovalCollector
       var undo: MergeUndo
       var changes: MergeDelta
