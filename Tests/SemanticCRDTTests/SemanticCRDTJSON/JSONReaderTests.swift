@@ -164,6 +164,8 @@ import Testing
   @Test func bytesOrderAsScalars() {
     let samples = [
       "", "a", "b", "ab", "aa", "é", "e\u{301}", "z", "🍓", "日本", "Z", "a b", "\u{7F}", "\u{80}",
+      // Longer than a small string's 15 bytes, differing only at the end or in length.
+      "replica-0123456789-a", "replica-0123456789-b", "replica-0123456789-", "replica-0123456789-é",
     ]
     for a in samples {
       for b in samples {
