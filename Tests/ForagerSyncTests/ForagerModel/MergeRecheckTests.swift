@@ -1,7 +1,8 @@
-@testable import ForagerModel
 import ForagerSync
 import SemanticCRDTJSON
 import Testing
+
+@testable import ForagerModel
 
 /// The check after a merge reads the records the merge noted (`RecordsToRecheck`), each in the
 /// box the merged map holds it in, one part of each kind on each core: it finds what the check
