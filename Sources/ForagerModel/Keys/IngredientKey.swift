@@ -82,12 +82,52 @@ struct IngredientPipeline {
     return current
   }
 
-  /// Whether one pass leaves `text` as it is, which makes it its own canonical name.
+  /// Whether one pass leaves `text` as it is, which makes it its own canonical name. The
+  /// pass's words are compared with `text` where they are, not joined first: every file's
+  /// check asks this of every template.
   func isFixedPoint(_ text: String) -> Bool {
-    pass(text) == text
+    let (words, folded) = passWords(text)
+    guard !words.isEmpty else { return folded == text }
+    return Self.asciiJoined(words, equals: text) ?? (words.joined(separator: " ") == text)
+  }
+
+  /// Whether `words` joined by spaces are `text`, compared byte by byte; `nil` when a word or
+  /// `text` is not ASCII, where equal strings may differ in their bytes (canonical
+  /// equivalence), and only `String`'s comparison can say.
+  private static func asciiJoined(_ words: [String], equals text: String) -> Bool? {
+    func isASCII(_ string: String) -> Bool {
+      var string = string
+      return string.withUTF8 { !$0.contains { $0 >= 0x80 } }
+    }
+    guard isASCII(text), words.allSatisfy(isASCII) else { return nil }
+    var text = text
+    return text.withUTF8 { bytes in
+      var offset = 0
+      for (index, word) in words.enumerated() {
+        if index > 0 {
+          guard offset < bytes.count, bytes[offset] == 0x20 else { return false }
+          offset += 1
+        }
+        var word = word
+        let matches = word.withUTF8 { letters in
+          bytes.count - offset >= letters.count
+            && letters.elementsEqual(bytes[offset..<offset + letters.count])
+        }
+        guard matches else { return false }
+        offset += word.utf8.count
+      }
+      return offset == bytes.count
+    }
   }
 
   private func pass(_ text: String) -> String {
+    let (words, folded) = passWords(text)
+    return words.isEmpty ? folded : words.joined(separator: " ")
+  }
+
+  /// One pass's words, to be joined by spaces; none when every word was dropped, where the
+  /// pass gives `folded`, the folded text.
+  private func passWords(_ text: String) -> (words: [String], folded: String) {
     let folded = foldedText(text)
     var phrase = removingAsides(folded)
     // A comma needs its byte: asking the bytes first spares most names a walk by Character.
@@ -97,11 +137,9 @@ struct IngredientPipeline {
     var words = droppingFillers(tokens(of: phrase))
     words = droppingQuantities(words)
     words = droppingDescriptors(words)
-    guard let head = words.popLast() else {
-      return folded
-    }
+    guard let head = words.popLast() else { return ([], folded) }
     words.append(singular(head))
-    return words.joined(separator: " ")
+    return (words, folded)
   }
 
   /// Removes `(…)` and `[…]`, nested or not; an unclosed bracket removes the rest.
@@ -128,10 +166,22 @@ struct IngredientPipeline {
     let isLetterOrSpace = { (byte: UInt8) in
       byte == 0x20 || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
-    // Split by byte: in such text every Character is one byte.
-    if text.utf8.allSatisfy(isLetterOrSpace) {
-      return text.utf8.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
+    // Split by byte, in place: in such text every Character is one byte.
+    var text = text
+    let asciiWords = text.withUTF8 { bytes -> [String]? in
+      guard bytes.allSatisfy(isLetterOrSpace) else { return nil }
+      var words: [String] = []
+      var start = 0
+      for end in 0...bytes.count where end == bytes.count || bytes[end] == 0x20 {
+        if end > start {
+          words.append(
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        }
+        start = end + 1
+      }
+      return words
     }
+    if let asciiWords { return asciiWords }
     return untrimmedTokens(of: text).map(trimmedPunctuation).filter { !$0.isEmpty }
   }
 
@@ -161,17 +211,17 @@ struct IngredientPipeline {
 
   /// Drops the phrases "to taste" and "as needed", word by word.
   private func droppingFillers(_ words: [String]) -> [String] {
-    var result: [String] = []
-    for word in words {
-      if let previous = result.last,
+    var kept = KeptWords(words)
+    for (index, word) in words.enumerated() {
+      if let previous = kept.last(before: index),
         (previous == "to" && word == "taste") || (previous == "as" && word == "needed")
       {
-        result.removeLast()
+        kept.drop(at: index, andTheLastKept: true)
         continue
       }
-      result.append(word)
+      kept.keep(word)
     }
-    return result
+    return kept.result
   }
 
   private func isVulgarFraction(_ character: Character) -> Bool {
@@ -192,42 +242,46 @@ struct IngredientPipeline {
   }
 
   private func droppingQuantities(_ words: [String]) -> [String] {
-    var result: [String] = []
+    var kept = KeptWords(words)
     var atStart = true
     for (index, word) in words.enumerated() {
-      if isQuantity(word) { continue }
-      if word == "to", index > 0, isQuantity(words[index - 1]), index + 1 < words.count,
-        isQuantity(words[index + 1])
+      let isBetweenQuantities =
+        word == "to" && index > 0 && isQuantity(words[index - 1]) && index + 1 < words.count
+        && isQuantity(words[index + 1])
+      if isQuantity(word) || isBetweenQuantities
+        || (atStart && vocabulary.quantityWords.contains(word))
       {
+        kept.drop(at: index)
         continue
       }
-      if atStart && vocabulary.quantityWords.contains(word) { continue }
       // The leading phrase runs on through units and preparation words ("cup 2 a …",
-      // "fresh a …"): a counting word after them still counts as leading.
-      let isLeadingDescriptor = isUnit(word) || isPreparation(word) || word == "of"
-      atStart = atStart && isLeadingDescriptor
-      result.append(word)
+      // "fresh a …"): a counting word after them still counts as leading. Once it has ended,
+      // no word is looked up for it again.
+      if atStart { atStart = isUnit(word) || isPreparation(word) || word == "of" }
+      kept.keep(word)
     }
-    return result
+    return kept.result
   }
 
   /// Drops units (and an `of` after one) and preparation words, keeping at least one word.
   private func droppingDescriptors(_ words: [String]) -> [String] {
-    var result: [String] = []
+    var kept = KeptWords(words)
     var afterUnit = false
-    for word in words {
+    for (index, word) in words.enumerated() {
+      let dropped: Bool
       if isUnit(word) {
         afterUnit = true
-        continue
-      }
-      if afterUnit && word == "of" {
+        dropped = true
+      } else if afterUnit && word == "of" {
         afterUnit = false
-        continue
+        dropped = true
+      } else {
+        afterUnit = false
+        dropped = isPreparation(word)
       }
-      afterUnit = false
-      if isPreparation(word) { continue }
-      result.append(word)
+      if dropped { kept.drop(at: index) } else { kept.keep(word) }
     }
+    let result = kept.result
     if result.isEmpty, let last = words.last { return [last] }
     return result
   }
@@ -306,4 +360,38 @@ extension Character {
     guard let ascii = asciiValue else { return isNumber }
     return (0x30...0x39).contains(ascii)
   }
+}
+
+/// The words a step of the pipeline keeps, as it walks `words` in order: a copy is made only
+/// once the step drops one. Most names lose no word to a step, and keep the array they came in
+/// rather than one built anew at every step.
+private struct KeptWords {
+  let words: [String]
+  /// The words kept so far, once one was dropped; `nil` while they are all of `words` walked.
+  private var copy: [String]?
+
+  init(_ words: [String]) {
+    self.words = words
+  }
+
+  /// The last word kept before the one at `index`.
+  func last(before index: Int) -> String? {
+    if let copy { return copy.last }
+    return index > 0 ? words[index - 1] : nil
+  }
+
+  /// Drops the word at `index`, the next walked, and the last word kept before it too when
+  /// `andTheLastKept` (a phrase of two words).
+  mutating func drop(at index: Int, andTheLastKept: Bool = false) {
+    if copy == nil { copy = Array(words[..<index]) }
+    if andTheLastKept { copy?.removeLast() }
+  }
+
+  /// Keeps `word`, the next walked.
+  mutating func keep(_ word: String) {
+    copy?.append(word)
+  }
+
+  /// The words kept.
+  var result: [String] { copy ?? words }
 }
