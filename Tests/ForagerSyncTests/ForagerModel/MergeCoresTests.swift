@@ -54,17 +54,25 @@ struct MergeCoresTests {
 }
 
 extension MergeCoresTests {
+  /// `replica`'s state with the category named `name` removed and stored under eight other
+  /// keys instead, "copy 0" to "copy 7": each names the key none holds.
+  static func copiedEightTimes(_ name: String, in replica: HouseholdReplica) throws
+    -> HouseholdState
+  {
+    var forged = replica.state
+    let category = try #require(replica.category(named: name))
+    forged.categories.remove(category.key)
+    for copy in 0..<8 {
+      _ = forged.categories.set(CategoryKey(rawValue: "copy \(copy)"), to: category, by: "forger")
+    }
+    return forged
+  }
+
   /// The model check of a whole household on two cores (opening a file) finds what one core
   /// finds, a semantic key named by categories in both halves included.
   @Test func twoCoresFindTheSameProblemsAsOne() throws {
     var replica = try Self.large(40)
-    var forged = replica.state
-    let produce = try #require(replica.category(named: "Category 7"))
-    forged.categories.remove(produce.key)
-    // The same record under eight other keys: each names the key none holds.
-    for copy in 0..<8 {
-      _ = forged.categories.set(CategoryKey(rawValue: "copy \(copy)"), to: produce, by: "forger")
-    }
+    let forged = try Self.copiedEightTimes("Category 7", in: replica)
     replica = HouseholdReplica(state: forged, member: replica.member, clock: replica.clock)
     let one = replica.state.modelViolations()
     let two = replica.state.modelViolations(cores: .two, recordsInHalvesAbove: 2)

@@ -31,14 +31,9 @@ struct MergeRecheckTests {
 
   @Test func categoriesStoredUnderOtherKeysAreFoundAmongTheNotedOnes() throws {
     let receiver = try MergeCoresTests.large(40)
-    var forged = receiver.state
-    let category = try #require(receiver.category(named: "Category 7"))
     // Every record the merge notes is broken: one the check skipped, wherever it sits among
     // them, would be missing from the problems.
-    forged.categories.remove(category.key)
-    for copy in 0..<8 {
-      _ = forged.categories.set(CategoryKey(rawValue: "copy \(copy)"), to: category, by: "forger")
-    }
+    let forged = try MergeCoresTests.copiedEightTimes("Category 7", in: receiver)
     let (merged, one, two) = Self.problemsNoted(merging: forged, into: receiver.state)
     #expect(merged == receiver.state.merging(forged))
     let whole = merged.modelViolations()
