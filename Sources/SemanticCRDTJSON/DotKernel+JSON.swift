@@ -75,6 +75,19 @@ extension JSONReader {
       throw JSONError(.invalidValue(error.description), at: start)
     }
   }
+
+  /// The kernel `builder` has built, turning a problem it found into an error at `start`.
+  @inlinable
+  func kernel<Key, Value>(
+    _ builder: consuming DotKernel<Key, Value>.Builder, context: CausalContext,
+    retiredKeys: Set<Key>?, startingAt start: Int
+  ) throws(JSONError) -> DotKernel<Key, Value> {
+    do {
+      return try builder.kernel(context: context, retiredKeys: retiredKeys)
+    } catch {
+      throw JSONError(.invalidValue(error.description), at: start)
+    }
+  }
 }
 
 /// The keys of a map's or set's object; `retired` only in a delta.
@@ -125,7 +138,7 @@ extension JSONReader {
     let greatestTimestamp = entries.greatestTimestamp
     return (
       try kernel(
-        entries.takeParts(), context: context, retiredKeys: retiredKeys, startingAt: start),
+        entries.takeBuilder(), context: context, retiredKeys: retiredKeys, startingAt: start),
       greatestTimestamp
     )
   }
@@ -146,7 +159,8 @@ extension JSONReader {
     return DecodedEntries(
       halves: try readArrayInHalves(
         minimumBytes: JSONReader.entriesReadInHalvesAbove,
-        empty: { () -> DecodedEntries<Key, Value> in DecodedEntries(reservingCapacity: capacity) }
+        empty: { () -> DecodedEntries<Key, Value> in DecodedEntries(reservingCapacity: capacity) },
+        whileTheSecondReads: { $0.checkRead() }
       ) { (reader: inout JSONReader, part: inout DecodedEntries<Key, Value>) throws(JSONError) in
         let entry = try reader.readTuple { reader throws(JSONError) in
           let key = try Key(from: &reader)
@@ -163,11 +177,14 @@ extension JSONReader {
 }
 
 /// A map's or set's entries as read, in the parts they were read in, and the greatest
-/// timestamp the reader was asked to find among their values.
+/// timestamp the reader was asked to find among their values; the first half's entries may be
+/// checked into the kernel's table already (``checkRead()``).
 @usableFromInline
 struct DecodedEntries<Key: Hashable, Value> {
   @usableFromInline var parts: [[DotKernel<Key, Value>.DecodedEntry?]]
   @usableFromInline var greatestTimestamp: HybridTimestamp?
+  /// The entries read before the parts, checked and in the table of the kernel being built.
+  @usableFromInline var checked: DotKernel<Key, Value>.Builder?
 
   /// No entries.
   @inlinable
@@ -183,14 +200,40 @@ struct DecodedEntries<Key: Hashable, Value> {
     parts = [part]
   }
 
-  /// The parts of `halves`, in order, and the greatest timestamp any of them found.
+  /// The parts of `halves`, in order, and the greatest timestamp any of them found. Only the
+  /// first half is ever checked before the halves join.
   @inlinable
   init(halves: consuming [DecodedEntries]) {
     parts = []
+    checked = halves.isEmpty ? nil : halves[0].checked.take()
     for index in halves.indices {
       if let stamp = halves[index].greatestTimestamp { greatestTimestamp.raise(to: stamp) }
       parts += halves[index].takeParts()
     }
+  }
+
+  /// Checks the entries read so far into the table of the kernel being built: on the thread
+  /// that read the first half of a long array, while the second thread reads the other. The
+  /// table's room is guessed at twice what the first half holds, the two halves being of
+  /// about the same bytes; if more come, it grows once.
+  @inlinable
+  mutating func checkRead() {
+    let count = parts.reduce(0) { $0 + $1.count }
+    var builder = checked.take() ?? DotKernel.Builder(reservingCapacity: 2 * count + count / 8)
+    for index in parts.indices { builder.add(&parts[index]) }
+    checked = builder
+    // The element reader appends to the first part.
+    parts = [[]]
+  }
+
+  /// The kernel being built, with every entry not yet checked added to it in order.
+  @inlinable
+  mutating func takeBuilder() -> DotKernel<Key, Value>.Builder {
+    var builder =
+      checked.take() ?? DotKernel.Builder(reservingCapacity: parts.reduce(0) { $0 + $1.count })
+    for index in parts.indices { builder.add(&parts[index]) }
+    parts = []
+    return builder
   }
 
   /// The parts, moved out: each array left with one reference, so the kernel's validation

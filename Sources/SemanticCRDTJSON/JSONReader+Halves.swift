@@ -24,6 +24,11 @@ extension JSONReader {
   ///     the input left after its start is shorter.
   ///   - waitingForTheMiddle: Whether this thread waits until the second has found the middle
   ///     element before it reads, so that a long array is always split there: for tests.
+  ///   - whileTheSecondReads: What this thread does with its part once it has read its half,
+  ///     while the second thread may still be reading the other: called only when the array
+  ///     is split, before the second half's part exists. Whatever it leaves in the part stays
+  ///     first in document order; elements this thread reads after it (where the threads
+  ///     disagree) are read into the same part.
   ///   - element: Reads one element into a part. It may run on two threads at once, so it is
   ///     `@Sendable`: it changes nothing but its reader and its part.
   /// - Complexity: O(*n*) in the bytes of the array, about half of it on each core, and a scan
@@ -34,6 +39,7 @@ extension JSONReader {
   @usableFromInline
   mutating func readArrayInHalves<Part>(
     minimumBytes: Int, waitingForTheMiddle: Bool = false, empty: @Sendable () -> Part,
+    whileTheSecondReads: (inout Part) -> Void = { _ in },
     _ element: @Sendable (inout JSONReader, inout Part) throws(JSONError) -> Void
   ) throws(JSONError) -> [Part] {
     let arrayStart = position
@@ -54,8 +60,12 @@ extension JSONReader {
     )
     let middle = Announcement<Int?>()
     let (stop, second) = try concurrently { () throws(JSONError) in
-      if waitingForTheMiddle { middle.wait() }
-      return try readElements(into: &first, stoppingAt: middle, element)
+      if waitingForTheMiddle || waitsForTheMiddle { middle.wait() }
+      let stop = try readElements(into: &first, stoppingAt: middle, element)
+      // The second thread scanned the whole array before it started reading its half, so this
+      // one, reading the first, is usually done first: it works on its part meanwhile.
+      if stop != nil { whileTheSecondReads(&first) }
+      return stop
     } _: {
       var reader = JSONReader(bytes: shared.buffer, at: start, depth: startDepth, cores: .one)
       reader.replicaTable = table

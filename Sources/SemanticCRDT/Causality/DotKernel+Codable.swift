@@ -82,34 +82,80 @@ extension DotKernel {
     retiredKeys: Set<Key>? = nil
   ) throws(KernelShapeError) {
     var parts = parts
-    var entries: [Key: DotSiblings<Value>] = [:]
-    entries.reserveCapacity(parts.reduce(0) { $0 + $1.count })
-    var liveDots = LiveDots()
-    var index = 0
-    for part in parts.indices {
-      for position in parts[part].indices {
-        guard let (key, decodedSiblings) = parts[part][position].take() else { continue }
+    var builder = Builder(reservingCapacity: parts.reduce(0) { $0 + $1.count })
+    for part in parts.indices { builder.add(&parts[part]) }
+    self = try builder.kernel(context: context, retiredKeys: retiredKeys)
+  }
+
+  /// A kernel being rebuilt from decoded entries, one part at a time in the order they were
+  /// read: what ``init(validating:context:retiredKeys:)`` does, in steps, so that a reader
+  /// can check the parts it has read while another thread still reads the rest. The first
+  /// problem found is kept and thrown by ``kernel(context:retiredKeys:)``, after every part
+  /// has been given: the same problem, with the same entry number, as checking all at once.
+  @usableFromInline
+  package struct Builder {
+    @usableFromInline var entries: [Key: DotSiblings<Value>] = [:]
+    @usableFromInline var liveDots = LiveDots()
+    /// How many entries have been added: the number of the next one, in problems' messages.
+    @usableFromInline var added = 0
+    /// The first problem found; once set, parts are no longer looked at.
+    @usableFromInline var problem: KernelShapeError?
+
+    /// Room for `capacity` entries: for a caller that knows or can guess how many come.
+    @inlinable
+    package init(reservingCapacity capacity: Int) {
+      entries.reserveCapacity(capacity)
+    }
+
+    /// Moves the entries of `part` into the kernel being built, checking each: siblings sorted
+    /// with no dot twice, and no key twice. Leaves `part` empty, its storage freed.
+    ///
+    /// - Complexity: O(*k*) for *k* entries, one hash each, and O(*s* log *s*) for a key's *s*
+    ///   siblings when it has several.
+    @inlinable
+    package mutating func add(_ part: inout [DecodedEntry?]) {
+      // Each part's storage goes as soon as it is moved out, not when the last one is.
+      defer { part = [] }
+      guard problem == nil else { return }
+      // Growing the table rehashes what it holds: when more come than were guessed, once.
+      entries.reserveCapacity(entries.count + part.count)
+      for position in part.indices {
+        guard let (key, decodedSiblings) = part[position].take() else { continue }
         guard let decodedSiblings else {
-          throw Self.shapeError(index, key, entries[key] != nil ? "appears twice" : "has no dots")
+          problem = DotKernel.shapeError(
+            added, key, entries[key] != nil ? "appears twice" : "has no dots")
+          return
         }
         guard let siblings = decodedSiblings.sortedIfUnique() else {
-          throw Self.shapeError(
-            index, key, entries[key] != nil ? "appears twice" : "lists a dot twice")
+          problem = DotKernel.shapeError(
+            added, key, entries[key] != nil ? "appears twice" : "lists a dot twice")
+          return
         }
         siblings.forEachDot { liveDots.append($0) }
         if entries.updateValue(siblings, forKey: key) != nil {
-          throw Self.shapeError(index, key, "appears twice")
+          problem = DotKernel.shapeError(added, key, "appears twice")
+          return
         }
-        index += 1
+        added += 1
       }
-      // Each part's storage goes as soon as it is moved out, not when the last one is.
-      parts[part] = []
     }
-    self.init(entries: entries, context: context, retiredKeys: retiredKeys)
-    // Siblings were sorted and checked above; what is left is the live dots' rules. The fast
-    // check finds whether one breaks; the full check then names it.
-    if liveDots.haveProblem(in: context), let problem = invariantViolations().first {
-      throw KernelShapeError(description: problem)
+
+    /// The kernel of every entry added, with `context` and `retiredKeys`.
+    ///
+    /// - Throws: The first problem ``add(_:)`` found, or else a live dot that is not in
+    ///   `context` or is live under two keys.
+    @inlinable
+    package consuming func kernel(
+      context: CausalContext, retiredKeys: Set<Key>?
+    ) throws(KernelShapeError) -> DotKernel {
+      if let problem { throw problem }
+      let kernel = DotKernel(entries: entries, context: context, retiredKeys: retiredKeys)
+      // Siblings were sorted and checked as they were added; what is left is the live dots'
+      // rules. The fast check finds whether one breaks; the full check then names it.
+      if liveDots.haveProblem(in: context), let problem = kernel.invariantViolations().first {
+        throw KernelShapeError(description: problem)
+      }
+      return kernel
     }
   }
 
