@@ -3,6 +3,26 @@ import Testing
 
 @Suite("Hybrid clock")
 struct ClockTests {
+  /// Stamps with equal clocks order by their replica ids' scalars; a stamp is never before
+  /// itself, nor before an equal one whose id is another string with the same text (long ids
+  /// are not stored inline, so equal ones need not share their bits).
+  @Test func equalClocksOrderByReplicaAndEqualStampsByNothing() {
+    let ids: [ReplicaID] = ["a", "b", "tablet", "é-phone", "a-replica-id-of-thirty-bytes-1"]
+    func stamp(_ id: ReplicaID) -> HybridTimestamp {
+      HybridTimestamp(wallMilliseconds: 7, logical: 3, replica: id)
+    }
+    for first in ids {
+      let copy = ReplicaID(String(first.rawValue.unicodeScalars))
+      #expect(!(stamp(first) < stamp(copy)) && !(stamp(copy) < stamp(first)), "\(first)")
+      for second in ids where second != first {
+        let scalarsFirst = first.rawValue.unicodeScalars.lexicographicallyPrecedes(
+          second.rawValue.unicodeScalars
+        ) { $0.value < $1.value }
+        #expect((stamp(first) < stamp(second)) == scalarsFirst, "\(first), \(second)")
+      }
+    }
+  }
+
   @Test func ticksWithinOneMillisecondAreDistinctAndOrdered() {
     var clock = HybridClock(replica: "phone", wallClock: .fixed(500))
     let stamps = (0..<1_000).map { _ in clock.tick() }

@@ -40,7 +40,10 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable {
       return lhs.wallMilliseconds < rhs.wallMilliseconds
     }
     if lhs.logical != rhs.logical { return lhs.logical < rhs.logical }
-    return lhs.replica < rhs.replica
+    // Equal stamps are common: a record merged with its own copy, every field nobody chose.
+    // Equality answers them from the ids' bits (as `Dot`'s order does); the order would read
+    // both texts.
+    return lhs.replica != rhs.replica && lhs.replica < rhs.replica
   }
 }
 
