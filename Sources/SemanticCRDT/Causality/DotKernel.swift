@@ -243,18 +243,22 @@ package struct DotKernel<Key: Hashable, Value> {
     joinRetiredKeys(of: other)
   }
 
-  /// Undoes a merge: puts each of `keys` back to the writes it held before (absent for `nil`),
-  /// as ``merge(_:changed:)`` reported them, and the context back to `context`. The keys must
-  /// be every key the merge reported, and `context` the context before it.
+  /// Undoes a merge: puts each of `keys` back to the writes it held before, or removes it
+  /// where it was absent, as ``merge(_:changed:)`` reported them, and the context back to
+  /// `context`. The keys must be every key the merge reported, and `context` the context
+  /// before it.
   ///
   /// - Complexity: O(*k*) for *k* keys.
   @inlinable
-  package mutating func undoMerge(
-    restoring keys: [(Key, DotSiblings<Value>?)], context: CausalContext
-  ) {
-    for (key, siblings) in keys {
+  package mutating func undoMerge(restoring keys: WritesBefore<Key, Value>, context: CausalContext)
+  {
+    for (key, siblings) in keys.held {
       index?.replace(key, entries[key], with: siblings)
       entries[key] = siblings
+    }
+    for key in keys.absent {
+      index?.replace(key, entries[key], with: nil)
+      entries[key] = nil
     }
     self.context = context
   }

@@ -272,7 +272,7 @@ extension ORMap: Mergeable {
   ///
   /// - Complexity: O(*k*) for *k* keys.
   package mutating func undoMerge(
-    restoring changes: [(Key, DotSiblings<Boxed<Value>>?)], context: CausalContext
+    restoring changes: WritesBefore<Key, Boxed<Value>>, context: CausalContext
   ) {
     kernel.undoMerge(restoring: changes, context: context)
   }
@@ -297,20 +297,23 @@ extension ORMap: Mergeable {
   @inlinable
   package static func delta(
     ofMerging theirs: CausalContext, into seenBefore: CausalContext,
-    changing changes: [(Key, DotSiblings<Boxed<Value>>?)], merged: ORMap
+    changing changes: WritesBefore<Key, Boxed<Value>>, merged: ORMap
   ) -> ORMap {
     var entries: [Key: DotSiblings<Boxed<Value>>] = [:]
     entries.reserveCapacity(changes.count)
     // The keys' dots come in the order of a hash table: gathered and sorted per replica, then
     // made ranges at once, rather than inserted one by one into intervals.
     var counters: [ReplicaID: [UInt64]] = [:]
-    for (key, before) in changes {
-      before?.forEachDot { counters[$0.replica, default: []].append($0.counter) }
-      if let after = merged.kernel.entries[key] {
-        after.forEachDot { counters[$0.replica, default: []].append($0.counter) }
-        entries[key] = after
-      }
+    func noteAfter(_ key: Key) {
+      guard let after = merged.kernel.entries[key] else { return }
+      after.forEachDot { counters[$0.replica, default: []].append($0.counter) }
+      entries[key] = after
     }
+    for (key, before) in changes.held {
+      before.forEachDot { counters[$0.replica, default: []].append($0.counter) }
+      noteAfter(key)
+    }
+    for key in changes.absent { noteAfter(key) }
     var context = theirs.subtracting(seenBefore)
     context.formUnion(
       CausalContext(

@@ -215,13 +215,13 @@ extension HouseholdState: Mergeable {
         // Each changed key with its writes before the merge: what undoing it restores, and
         // what the delta of what it changed reads beside the merged map, which holds the
         // writes after (so that they are not copied for a delta rarely built).
-        var changed: [(Record.Key, DotSiblings<Boxed<Record>>?)] = []
+        var changed = WritesBefore<Record.Key, Boxed<Record>>()
         // Most keys the other map holds change in a merge of many new records (a device that
         // joins, or one that restored a backup).
         report.changes.reserveCapacity(forMore: other[keyPath: map.records].count)
         state[keyPath: map.records].merge(other[keyPath: map.records]) {
           key, change, writesBefore, _ in
-          changed.append((key, writesBefore))
+          changed.append(key, writesBefore)
           if change.changedWrites { undo.changedState = true }
           Record.report(key, change, in: &report)
           report.changes.note(key, change)
