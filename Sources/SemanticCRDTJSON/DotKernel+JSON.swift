@@ -214,7 +214,7 @@ struct DecodedEntries<Key: Hashable, Value> {
 
   /// Checks the entries read so far into the table of the kernel being built: on the thread
   /// that read the first half of a long array, while the second thread reads the other. The
-  /// table's room is guessed at twice what the first half holds, the two halves being of
+  /// table's room is guessed at 2⅛ times what the first half holds, the two halves being of
   /// about the same bytes; if more come, it grows once.
   @inlinable
   mutating func checkRead() {
