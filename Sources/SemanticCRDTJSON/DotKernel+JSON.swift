@@ -218,19 +218,18 @@ struct DecodedEntries<Key: Hashable, Value> {
   /// about the same bytes; if more come, it grows once.
   @inlinable
   mutating func checkRead() {
-    let count = parts.reduce(0) { $0 + $1.count }
-    var builder = checked.take() ?? DotKernel.Builder(reservingCapacity: 2 * count + count / 8)
-    for index in parts.indices { builder.add(&parts[index]) }
-    checked = builder
+    checked = takeBuilder(reserving: { 2 * $0 + $0 / 8 })
     // The element reader appends to the first part.
     parts = [[]]
   }
 
-  /// The kernel being built, with every entry not yet checked added to it in order.
+  /// The kernel being built, with every entry not yet checked added to it in order. A new
+  /// one's room is `reserving` the count of the entries not yet checked.
   @inlinable
-  mutating func takeBuilder() -> DotKernel<Key, Value>.Builder {
+  mutating func takeBuilder(reserving: (Int) -> Int = { $0 }) -> DotKernel<Key, Value>.Builder {
     var builder =
-      checked.take() ?? DotKernel.Builder(reservingCapacity: parts.reduce(0) { $0 + $1.count })
+      checked.take()
+      ?? DotKernel.Builder(reservingCapacity: reserving(parts.reduce(0) { $0 + $1.count }))
     for index in parts.indices { builder.add(&parts[index]) }
     parts = []
     return builder
