@@ -22,8 +22,6 @@ extension JSONReader {
   /// - Parameters:
   ///   - minimumBytes: An array shorter than this is read on one thread; so is any array when
   ///     the input left after its start is shorter.
-  ///   - waitingForTheMiddle: Whether this thread waits until the second has found the middle
-  ///     element before it reads, so that a long array is always split there: for tests.
   ///   - whileTheSecondReads: What this thread does with its part once it has read its half,
   ///     while the second thread may still be reading the other: called only when the array
   ///     is split, before the second half's part exists. Whatever it leaves in the part stays
@@ -38,7 +36,7 @@ extension JSONReader {
   /// helper internal to this module.
   @usableFromInline
   mutating func readArrayInHalves<Part>(
-    minimumBytes: Int, waitingForTheMiddle: Bool = false, empty: @Sendable () -> Part,
+    minimumBytes: Int, empty: @Sendable () -> Part,
     whileTheSecondReads: (inout Part) -> Void = { _ in },
     _ element: @Sendable (inout JSONReader, inout Part) throws(JSONError) -> Void
   ) throws(JSONError) -> [Part] {
@@ -60,7 +58,7 @@ extension JSONReader {
     )
     let middle = Announcement<Int?>()
     let (stop, second) = try concurrently { () throws(JSONError) in
-      if waitingForTheMiddle || waitsForTheMiddle { middle.wait() }
+      if waitsForTheMiddle { middle.wait() }
       let stop = try readElements(into: &first, stoppingAt: middle, element)
       // The second thread scanned the whole array before it started reading its half, so this
       // one, reading the first, is usually done first: it works on its part meanwhile.
@@ -170,7 +168,7 @@ extension JSONReader {
 }
 
 /// What the second thread of
-/// ``JSONReader/readArrayInHalves(minimumBytes:waitingForTheMiddle:empty:_:)`` found: where its
+/// ``JSONReader/readArrayInHalves(minimumBytes:empty:whileTheSecondReads:_:)`` found: where its
 /// first element starts (`nil` when the array is read whole), where it ended or why reading
 /// failed, and the elements it read.
 struct SecondHalf<Part> {

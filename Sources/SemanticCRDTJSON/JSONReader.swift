@@ -35,9 +35,10 @@ public struct JSONReader: ~Copyable {
   public internal(set) var readsCompactly = false
   /// The replica ids read lately as text, so that each is made once (see ``RecentReplicas``).
   var recentReplicas = RecentReplicas()
-  /// Whether every long array read in halves waits for the middle, so that it is always split
-  /// there: for tests of what reads arrays in halves
-  /// (`readArrayInHalves(minimumBytes:waitingForTheMiddle:empty:whileTheSecondReads:_:)`).
+  /// Whether the thread that reads the first half of a long array waits until the second has
+  /// found the middle element before it reads, so that the array is always split there: for
+  /// tests of what reads arrays in halves
+  /// (`readArrayInHalves(minimumBytes:empty:whileTheSecondReads:_:)`).
   var waitsForTheMiddle = false
 
   /// The deepest nesting of arrays and objects accepted. Deeper input is refused before it can

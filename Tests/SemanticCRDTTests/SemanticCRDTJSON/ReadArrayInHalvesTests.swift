@@ -92,9 +92,11 @@ import Testing
     let halves = Result { () throws(JSONError) -> [String] in
       try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
         try withTail(buffer, cores: cores) { reader throws(JSONError) in
-          let read = try reader.readArrayInHalves(
-            minimumBytes: minimumBytes, waitingForTheMiddle: waiting, empty: { [Entry]() }
-          ) { reader, part throws(JSONError) in part.append(try readEntry(&reader)) }
+          reader.waitsForTheMiddle = waiting
+          let read = try reader.readArrayInHalves(minimumBytes: minimumBytes, empty: { [Entry]() })
+          {
+            reader, part throws(JSONError) in part.append(try readEntry(&reader))
+          }
           parts = read.count
           return read.flatMap { $0 }
         }
