@@ -7,8 +7,8 @@
 ///
 /// Two lists, the keys that held writes and the keys that were absent, rather than one list of
 /// optional writes: an optional of a key's writes is copied and destroyed in memory through the
-/// runtime's generic witnesses (see ``ORMap/merge(_:changed:)``), and appending and freeing a
-/// list of them cost one merge of a 100k-record state about 8% of its instructions.
+/// runtime's generic witnesses (see ``ORMap/merge(_:changed:)``). The two lists took 4% of the
+/// instructions off one merge of a 100k-record state (docs/benchmarks.md).
 @usableFromInline
 package struct WritesBefore<Key: Hashable, Value> {
   /// The keys that held writes before the merge, with those writes.
