@@ -140,8 +140,9 @@ package struct DotKernel<Key: Hashable, Value> {
   /// ``DotSiblings/join(_:seenBy:_:seenBy:)``; the contexts unite.
   ///
   /// - Complexity: O(*n* + *m*) hash lookups for *n* and *m* keys; the pass over keys only this
-  ///   side holds is skipped when the other side has seen none of this side's dots. Inlinable,
-  ///   so that each client specializes it for its keys and values.
+  ///   side holds is skipped when the other side has seen none of this side's dots, and none
+  ///   is made when this side is empty and has seen nothing (it takes the other's table as it
+  ///   is). Inlinable, so that each client specializes it for its keys and values.
   @inlinable
   mutating func merge(_ other: DotKernel) {
     merge(other) { _, _, _, _ in }
@@ -177,6 +178,16 @@ package struct DotKernel<Key: Hashable, Value> {
     ) {
       liveIndex?.replace(key, before, with: after, adding: &additions)
       changed(key, before, after, holds)
+    }
+    if entries.isEmpty && context.isEmpty {
+      // Nothing here, not even a dot seen: the join is the other side. Its table is taken as
+      // it is, where inserting would hash every key again into a table that grows as it
+      // goes (the registers of a merge's delta, a map of category moves the first time).
+      for (key, theirs) in other.entries { report(key, nil, theirs, true) }
+      entries = other.entries
+      context = other.context
+      joinRetiredKeys(of: other)
+      return
     }
     var seenHere = ContextMembership(context)
     var seenThere = ContextMembership(other.context)
