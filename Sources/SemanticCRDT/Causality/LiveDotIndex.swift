@@ -81,9 +81,12 @@ package struct LiveDotIndex<Key: Hashable> {
   /// Removes `dot`, if present.
   @inlinable
   package mutating func remove(_ dot: Dot) {
-    guard columns[dot.replica]?.remove(dot.counter) == true else { return }
+    // One hash lookup: the position found is written through and, if need be, removed.
+    guard let position = columns.index(forKey: dot.replica),
+      columns.values[position].remove(dot.counter)
+    else { return }
     // A replica without live dots has no column, so that equal sets have equal indexes.
-    if columns[dot.replica]?.blocks.isEmpty == true { columns[dot.replica] = nil }
+    if columns.values[position].blocks.isEmpty { columns.remove(at: position) }
   }
 
   /// Records that the live dots of `key` changed from `before` to `after` (`nil` where the key
