@@ -29,9 +29,13 @@ package struct CounterSet: Hashable, Sendable {
 
   /// Builds the canonical set holding the union of `ranges` (in any order, overlapping or not).
   ///
+  /// An array, not any sequence: the inlinable code of other modules calls this, and a generic
+  /// initializer not inlined there ran its filter and sort unspecialized, through witness
+  /// tables, at a few hundred instructions a range.
+  ///
   /// - Complexity: O(*k* log *k*) for *k* ranges.
   @usableFromInline
-  package init<Ranges: Sequence<ClosedRange<UInt64>>>(_ ranges: Ranges) {
+  package init(_ ranges: [ClosedRange<UInt64>]) {
     let sorted = ranges.filter { $0.upperBound > 0 }.sorted { $0.lowerBound < $1.lowerBound }
     var merged: [ClosedRange<UInt64>] = []
     merged.reserveCapacity(sorted.count)
