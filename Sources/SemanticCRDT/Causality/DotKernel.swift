@@ -160,30 +160,14 @@ package struct DotKernel<Key: Hashable, Value> {
       Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?, _ otherHoldsKey: Bool
     ) -> Void
   ) {
-    // The index is moved out while the merge runs, so that reporting a change can update it
-    // while `entries` is being written; it goes back at the end.
-    // A merge of many keys (a full state) brings their dots in the order of the keys' hashes:
-    // they are gathered and added at the end, each replica's at once. A small one's dots go
-    // straight into the last blocks, which costs less than gathering them.
-    var liveIndex = index.take()
-    var additions =
-      liveIndex != nil && other.entries.count >= LiveDotIndex<Key>.gatheringThreshold
-      ? LiveDotIndex<Key>.Additions() : nil
-    defer {
-      if let additions { liveIndex?.insert(contentsOf: additions) }
-      index = liveIndex
-    }
-    func report(
-      _ key: Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?, _ holds: Bool
-    ) {
-      liveIndex?.replace(key, before, with: after, adding: &additions)
-      changed(key, before, after, holds)
-    }
+    var indexing = MergeIndexing(
+      index.take(), gathering: other.entries.count >= LiveDotIndex<Key>.gatheringThreshold)
+    defer { index = indexing.finish() }
     if entries.isEmpty && context.isEmpty {
       // Nothing here, not even a dot seen: the join is the other side. Its table is taken as
       // it is, where inserting would hash every key again into a table that grows as it
       // goes (the registers of a merge's delta, a map of category moves the first time).
-      for (key, theirs) in other.entries { report(key, nil, theirs, true) }
+      for (key, theirs) in other.entries { indexing.report(key, nil, theirs, true, to: changed) }
       entries = other.entries
       context = other.context
       joinRetiredKeys(of: other)
@@ -198,7 +182,9 @@ package struct DotKernel<Key: Hashable, Value> {
     func retireListed(_ keys: some Sequence<Key>) {
       for key in keys where other.entries[key] == nil {
         guard let index = entries.index(forKey: key) else { continue }
-        if retire(at: index, seenBy: &seenThere, written: &written, changed: report) {
+        if retire(
+          at: index, seenBy: &seenThere, written: &written, indexing: &indexing, changed: changed)
+        {
           entries.remove(at: index)
           written = true
         }
@@ -208,7 +194,7 @@ package struct DotKernel<Key: Hashable, Value> {
       if let retired = other.retiredKeys {
         // A keyed delta says where the dots it retires live: look there only.
         retireListed(retired)
-      } else if let liveIndex, other.context.count < UInt64(entries.count) {
+      } else if let liveIndex = indexing.index, other.context.count < UInt64(entries.count) {
         // The other side has seen fewer dots than this side has keys: the index says which of
         // them live here, and under which keys (once per dot), the only keys whose dots it can
         // retire.
@@ -227,7 +213,10 @@ package struct DotKernel<Key: Hashable, Value> {
           guard entries.values[index].containsDot(where: { seenThere.contains($0) }),
             other.entries[entries.keys[index]] == nil
           else { continue }
-          if retire(at: index, seenBy: &seenThere, written: &written, changed: report) {
+          if retire(
+            at: index, seenBy: &seenThere, written: &written, indexing: &indexing,
+            changed: changed)
+          {
             removed.append(entries.keys[index])
           }
         }
@@ -248,7 +237,8 @@ package struct DotKernel<Key: Hashable, Value> {
       }
       // One hash lookup finds the key and writes it, through the subscript's modify accessor.
       Self.join(
-        key, &entries[key], theirs, seenHere: &seenHere, seenThere: &seenThere, changed: report)
+        key, &entries[key], theirs, seenHere: &seenHere, seenThere: &seenThere,
+        indexing: &indexing, changed: changed)
     }
     context.formUnion(other.context)
     joinRetiredKeys(of: other)
@@ -280,17 +270,18 @@ package struct DotKernel<Key: Hashable, Value> {
   @inlinable
   mutating func retire(
     at index: Dictionary<Key, DotSiblings<Value>>.Index, seenBy seenThere: inout ContextMembership,
-    written: inout Bool, changed: (Key, DotSiblings<Value>?, DotSiblings<Value>?, Bool) -> Void
+    written: inout Bool, indexing: inout MergeIndexing,
+    changed: (Key, DotSiblings<Value>?, DotSiblings<Value>?, Bool) -> Void
   ) -> Bool {
     let (key, mine) = entries[index]
     guard let kept = mine.filter({ !seenThere.contains($0) }) else {
-      changed(key, mine, nil, false)
+      indexing.report(key, mine, nil, false, to: changed)
       return true
     }
     if kept.count != mine.count {
       entries.values[index] = kept
       written = true
-      changed(key, mine, kept, false)
+      indexing.report(key, mine, kept, false, to: changed)
     }
     return false
   }
@@ -318,11 +309,12 @@ package struct DotKernel<Key: Hashable, Value> {
   static func join(
     _ key: Key, _ slot: inout DotSiblings<Value>?, _ theirs: DotSiblings<Value>,
     seenHere: inout ContextMembership, seenThere: inout ContextMembership,
+    indexing: inout MergeIndexing,
     changed: (Key, DotSiblings<Value>?, DotSiblings<Value>?, Bool) -> Void
   ) {
     guard let mine = slot.take() else {
       slot = theirs.filter { !seenHere.contains($0) }
-      if slot != nil { changed(key, nil, slot, true) }
+      if slot != nil { indexing.report(key, nil, slot, true, to: changed) }
       return
     }
     if mine.hasSameDots(as: theirs) {
@@ -330,7 +322,49 @@ package struct DotKernel<Key: Hashable, Value> {
       return
     }
     slot = DotSiblings.join(mine, seenBy: &seenHere, theirs, seenBy: &seenThere)
-    changed(key, mine, slot, true)
+    indexing.report(key, mine, slot, true, to: changed)
+  }
+
+  /// The live index while a merge runs, with what it reports each change to.
+  ///
+  /// The merge moves the index out of the kernel, so that reporting a change can update it
+  /// while `entries` is being written, and puts it back at the end. A merge of many keys (a
+  /// full state) brings their dots in the order of the keys' hashes: they are gathered and
+  /// added at the end, each replica's at once. A small one's dots go straight into the last
+  /// blocks, which costs less than gathering them.
+  ///
+  /// It is passed down `inout` rather than captured: a variable that a local function
+  /// captures, when the function is passed on as a closure, lives in a box whose every access
+  /// is checked for exclusivity at run time, two checks per key a merge reports.
+  @usableFromInline
+  struct MergeIndexing {
+    @usableFromInline var index: LiveDotIndex<Key>?
+    @usableFromInline var additions: LiveDotIndex<Key>.Additions?
+
+    /// Updates `index` (when kept), gathering the dots a merge adds when `gathering`.
+    @inlinable
+    init(_ index: consuming LiveDotIndex<Key>?, gathering: Bool) {
+      additions = index != nil && gathering ? LiveDotIndex<Key>.Additions() : nil
+      self.index = index
+    }
+
+    /// Updates the index for a change of `key`'s writes from `before` to `after` and reports
+    /// it to `changed`.
+    @inlinable
+    mutating func report(
+      _ key: Key, _ before: DotSiblings<Value>?, _ after: DotSiblings<Value>?, _ holds: Bool,
+      to changed: (Key, DotSiblings<Value>?, DotSiblings<Value>?, Bool) -> Void
+    ) {
+      index?.replace(key, before, with: after, adding: &additions)
+      changed(key, before, after, holds)
+    }
+
+    /// The index with the gathered dots added, to put back.
+    @inlinable
+    mutating func finish() -> LiveDotIndex<Key>? {
+      if let gathered = additions.take() { index?.insert(contentsOf: gathered) }
+      return index.take()
+    }
   }
 
   // MARK: Deltas

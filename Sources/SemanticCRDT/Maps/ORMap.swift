@@ -304,16 +304,21 @@ extension ORMap: Mergeable {
     // The keys' dots come in the order of a hash table: gathered and sorted per replica, then
     // made ranges at once, rather than inserted one by one into intervals.
     var counters: [ReplicaID: [UInt64]] = [:]
-    func noteAfter(_ key: Key) {
+    // Passed `inout`, not captured: a local function's captures that a closure in it uses
+    // again are boxed, and every access to them checked for exclusivity at run time.
+    func noteAfter(
+      _ key: Key, in entries: inout [Key: DotSiblings<Boxed<Value>>],
+      _ counters: inout [ReplicaID: [UInt64]]
+    ) {
       guard let after = merged.kernel.entries[key] else { return }
       after.forEachDot { counters[$0.replica, default: []].append($0.counter) }
       entries[key] = after
     }
     for (key, before) in changes.held {
       before.forEachDot { counters[$0.replica, default: []].append($0.counter) }
-      noteAfter(key)
+      noteAfter(key, in: &entries, &counters)
     }
-    for key in changes.absent { noteAfter(key) }
+    for key in changes.absent { noteAfter(key, in: &entries, &counters) }
     var context = theirs.subtracting(seenBefore)
     context.formUnion(
       CausalContext(
