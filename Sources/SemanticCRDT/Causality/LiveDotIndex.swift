@@ -59,11 +59,10 @@ package struct LiveDotIndex<Key: Hashable> {
   ///   ``init(_:)``; O(*d* log *d*) plus the inserts otherwise.
   @inlinable
   package mutating func insert(contentsOf additions: Additions) {
-    for (replica, slot) in additions.slots {
-      let dots = additions.dots[slot]
+    additions.dots.forEach { replica, dots in
       guard var column = columns.removeValue(forKey: replica) else {
         columns[replica] = Column(blocks: Column.placed(dots) ?? Column.sorted(dots))
-        continue
+        return
       }
       for (counter, key) in dots.sorted(by: { $0.counter < $1.counter }) {
         column.insert(counter, key)
@@ -213,12 +212,8 @@ extension LiveDotIndex {
   /// they come.
   @usableFromInline
   package struct Additions {
-    /// Each replica's place in `dots`.
-    @usableFromInline var slots: [ReplicaID: Int] = [:]
-    @usableFromInline var dots: [[(counter: UInt64, key: Key)]] = []
-    /// The replica of the last dot appended, and its slot: most dots are of the replica before
-    /// them, and comparing costs less than hashing.
-    @usableFromInline var last: (replica: ReplicaID, slot: Int)?
+    /// Each replica's counters, with the key each lives under.
+    @usableFromInline var dots = ReplicaLists<(counter: UInt64, key: Key)>()
 
     /// No dots.
     @inlinable
@@ -227,18 +222,7 @@ extension LiveDotIndex {
     /// Adds `dot`, to live under `key`.
     @inlinable
     package mutating func append(_ dot: Dot, under key: Key) {
-      let slot: Int
-      if let last, last.replica == dot.replica {
-        slot = last.slot
-      } else if let known = slots[dot.replica] {
-        slot = known
-      } else {
-        slot = dots.count
-        slots[dot.replica] = slot
-        dots.append([])
-      }
-      last = (dot.replica, slot)
-      dots[slot].append((dot.counter, key))
+      dots.append((dot.counter, key), of: dot.replica)
     }
   }
 }

@@ -303,26 +303,28 @@ extension ORMap: Mergeable {
     entries.reserveCapacity(changes.count)
     // The keys' dots come in the order of a hash table: gathered and sorted per replica, then
     // made ranges at once, rather than inserted one by one into intervals.
-    var counters: [ReplicaID: [UInt64]] = [:]
+    var counters = ReplicaLists<UInt64>()
     // Passed `inout`, not captured: a local function's captures that a closure in it uses
     // again are boxed, and every access to them checked for exclusivity at run time.
     func noteAfter(
       _ key: Key, in entries: inout [Key: DotSiblings<Boxed<Value>>],
-      _ counters: inout [ReplicaID: [UInt64]]
+      _ counters: inout ReplicaLists<UInt64>
     ) {
       guard let after = merged.kernel.entries[key] else { return }
-      after.forEachDot { counters[$0.replica, default: []].append($0.counter) }
+      after.forEachDot { counters.append($0.counter, of: $0.replica) }
       entries[key] = after
     }
     for (key, before) in changes.held {
-      before.forEachDot { counters[$0.replica, default: []].append($0.counter) }
+      before.forEachDot { counters.append($0.counter, of: $0.replica) }
       noteAfter(key, in: &entries, &counters)
     }
     for key in changes.absent { noteAfter(key, in: &entries, &counters) }
+    var seen: [ReplicaID: CounterSet] = [:]
+    counters.forEach { replica, counters in
+      seen[replica] = CounterSet(CounterSet.ranges(ofSorted: counters.sorted()))
+    }
     var context = theirs.subtracting(seenBefore)
-    context.formUnion(
-      CausalContext(
-        replicas: counters.mapValues { CounterSet(CounterSet.ranges(ofSorted: $0.sorted())) }))
+    context.formUnion(CausalContext(replicas: seen))
     return ORMap(kernel: DotKernel(entries: entries, context: context))
   }
 
