@@ -29,6 +29,15 @@ public struct CategoryKey: RawRepresentable, Hashable, Comparable, Codable, Send
     rawValue = foldedText(displayName)
   }
 
+  /// Whether `displayName` is pure ASCII and ``init(normalizing:version:)`` gives exactly this
+  /// key's bytes, found without building the key (``foldsASCII(_:to:)``). `false` decides
+  /// nothing more: a caller compares the normalized key as it would have.
+  ///
+  /// - Complexity: O(*n*) in the length of the name.
+  func isExactNormalization(ofASCII displayName: String, version: NormalizerVersion) -> Bool {
+    foldsASCII(displayName, to: rawValue)
+  }
+
   /// Orders keys by their text (Unicode scalar order).
   public static func < (lhs: CategoryKey, rhs: CategoryKey) -> Bool {
     lhs.rawValue.precedesByScalars(rhs.rawValue)

@@ -36,22 +36,66 @@ func foldedASCII(_ text: String, keeping keep: (UInt8) -> Bool) -> String? {
     guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
     return String(unsafeUninitializedCapacity: bytes.count) { output in
       var count = 0
-      var pendingSpace = false
-      for byte in bytes {
-        if byte == 0x20 || (0x09...0x0D).contains(byte) {
-          pendingSpace = count > 0
-          continue
-        }
-        guard keep(byte) else { continue }
-        if pendingSpace {
-          output[count] = 0x20
-          count += 1
-          pendingSpace = false
-        }
-        output[count] = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+      _ = foldASCII(bytes, keeping: keep) { byte in
+        output[count] = byte
         count += 1
+        return true
       }
       return count
     }
   }
+}
+
+/// Whether `text` is pure ASCII and its folding (``foldedASCII(_:)``) has exactly the bytes of
+/// `folded`, found without building the folding. `false` decides nothing more: text beyond
+/// ASCII takes the full folding, and a string of other bytes may still be canonically
+/// equivalent to the folding (the Greek question mark is a semicolon), so a caller that finds
+/// `false` compares the folding as it would have.
+///
+/// The model checks ask it of every category's name: a name's folding is almost always its
+/// key, and building it costs an allocation per record.
+///
+/// - Complexity: O(*n*) in the length of `text`, stopping at the first byte that differs.
+func foldsASCII(_ text: String, to folded: String) -> Bool {
+  var (text, folded) = (text, folded)
+  return text.withUTF8 { bytes in
+    guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+    return folded.withUTF8 { target in
+      var count = 0
+      let matchedAll = foldASCII(bytes, keeping: { _ in true }) { byte in
+        guard count < target.count, target[count] == byte else { return false }
+        count += 1
+        return true
+      }
+      return matchedAll && count == target.count
+    }
+  }
+}
+
+/// The folding of ASCII `bytes`, one byte at a time: hands `emit` each byte of the folding in
+/// order, and stops when it returns `false`. Returns whether every byte was handed on. The one
+/// place the ASCII folding is written, for ``foldedASCII(_:keeping:)``, which keeps the bytes,
+/// and ``foldsASCII(_:to:)``, which compares them.
+///
+/// - Precondition: every byte of `bytes` is ASCII.
+@inline(__always)
+private func foldASCII(
+  _ bytes: UnsafeBufferPointer<UInt8>, keeping keep: (UInt8) -> Bool, into emit: (UInt8) -> Bool
+) -> Bool {
+  var emitted = false
+  var pendingSpace = false
+  for byte in bytes {
+    if byte == 0x20 || (0x09...0x0D).contains(byte) {
+      pendingSpace = emitted
+      continue
+    }
+    guard keep(byte) else { continue }
+    if pendingSpace {
+      guard emit(0x20) else { return false }
+      pendingSpace = false
+    }
+    guard emit((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) else { return false }
+    emitted = true
+  }
+  return true
 }

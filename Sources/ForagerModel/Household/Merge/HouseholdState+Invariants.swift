@@ -198,6 +198,11 @@ extension HouseholdState {
       if category.value.key != key {
         problems.append("category \(category.value.key) stored under \(key)")
       }
+      // The name's folding is almost always its key, found without building the folding.
+      guard
+        !key.isExactNormalization(
+          ofASCII: category.value.displayName, version: normalizerVersion)
+      else { return }
       let named = CategoryKey(normalizing: category.value.displayName, version: normalizerVersion)
       guard named != key else { return }
       if let other = categories.contains(named)
