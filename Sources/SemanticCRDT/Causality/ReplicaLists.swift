@@ -31,10 +31,13 @@ package struct ReplicaLists<Element> {
   ///   element's.
   @inlinable
   package mutating func append(_ element: Element, of replica: ReplicaID) {
-    let slot: Int
+    // `last` is stored only when the replica changes: storing an id retains its text.
     if let last, last.replica == replica {
-      slot = last.slot
-    } else if let known = slots[replica] {
+      lists[last.slot].append(element)
+      return
+    }
+    let slot: Int
+    if let known = slots[replica] {
       slot = known
     } else {
       slot = lists.count
