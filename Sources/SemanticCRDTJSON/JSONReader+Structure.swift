@@ -55,6 +55,9 @@ public struct JSONKeys: Sendable {
   /// The names' UTF-8 one after another; name `i` is `utf8[offsets[i]..<offsets[i + 1]]`.
   let utf8: [UInt8]
   let offsets: [Int]
+  /// Whether every name is written in JSON as its bytes between quotes (no quote, backslash or
+  /// control byte needs an escape), so that ``quotedKey(after:at:in:)`` may match it in place.
+  let namesArePlain: Bool
 
   /// Keys whose indexes are in `optional` may be absent; every other key is required.
   ///
@@ -70,6 +73,9 @@ public struct JSONKeys: Sendable {
     offsets = names.reduce(into: [0]) { offsets, name in
       offsets.append(offsets.last! + name.utf8.count)
     }
+    namesArePlain = utf8.allSatisfy {
+      $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+    }
   }
 
   /// The indexes of the keys that must be present.
@@ -82,18 +88,60 @@ public struct JSONKeys: Sendable {
 
   @usableFromInline
   func index(of key: UnsafeBufferPointer<UInt8>, after previous: Int) -> Int? {
+    firstName(after: previous) { name in name.count == key.count && Self.same(name, key) }
+  }
+
+  /// The key written at `position` of `bytes` as its name between quotes, with no white space
+  /// before it, and where the closing quote ends: found in place, without scanning the string
+  /// first, as an object written by this library's writer spells every key. `nil` when no key
+  /// is written there so, or a name needs an escape; the caller then scans the string and
+  /// finds its key with ``index(of:after:)``, which gives the same key for the same bytes.
+  ///
+  /// - Complexity: O(keys) comparisons, each stopping at the first byte that differs; one when
+  ///   keys come in this table's order.
+  @usableFromInline
+  func quotedKey(
+    after previous: Int, at position: Int, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> (index: Int, end: Int)? {
+    guard namesArePlain, position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+      return nil
+    }
+    let start = position + 1
+    let index = firstName(after: previous) { name in
+      // The closing quote first: it rules out every name of another length at one compare.
+      let close = start + name.count
+      return close < bytes.count && bytes[close] == UInt8(ascii: "\"")
+        && Self.same(name, UnsafeBufferPointer(rebasing: bytes[start..<close]))
+    }
+    return index.map { ($0, start + offsets[$0 + 1] - offsets[$0] + 1) }
+  }
+
+  /// Whether `first` and `second`, of one length, hold the same bytes: a loop the compiler
+  /// keeps inline, where `elementsEqual` goes through the buffers' iterators.
+  @inline(__always)
+  private static func same(
+    _ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    var index = 0
+    while index < first.count && first[index] == second[index] { index += 1 }
+    return index == first.count
+  }
+
+  /// The index of the first name `matches` accepts, trying them from the one after
+  /// `previous`, in order, around to `previous`.
+  @inline(__always)
+  private func firstName(
+    after previous: Int, _ matches: (UnsafeBufferPointer<UInt8>) -> Bool
+  ) -> Int? {
     utf8.withUnsafeBufferPointer { utf8 in
       offsets.withUnsafeBufferPointer { offsets in
         let count = offsets.count - 1
         var candidate = previous + 1
         for _ in 0..<count {
           if candidate >= count { candidate = 0 }
-          let start = offsets[candidate]
-          if offsets[candidate + 1] - start == key.count {
-            var matched = 0
-            while matched < key.count && utf8[start + matched] == key[matched] { matched += 1 }
-            if matched == key.count { return candidate }
-          }
+          let name = UnsafeBufferPointer(
+            rebasing: utf8[offsets[candidate]..<offsets[candidate + 1]])
+          if matches(name) { return candidate }
           candidate += 1
         }
         return nil
@@ -237,24 +285,36 @@ extension JSONReader {
   ) throws(JSONError) {
     var seen: UInt64 = 0
     var previous = -1
-    try readMembers { reader, keySpan throws(JSONError) in
-      let index: Int? =
-        keySpan.escaped
-        ? reader.unescape(keySpan).withUnsafeBufferPointer {
-          keys.table.index(of: $0, after: previous)
+    try readEachMember { reader throws(JSONError) in
+      // Where the key's opening quote is, for errors.
+      let quote: Int
+      let index: Int
+      if let known = keys.table.quotedKey(after: previous, at: reader.position, in: reader.bytes) {
+        (quote, index, reader.position) = (reader.position, known.index, known.end)
+        try reader.expect(UInt8(ascii: ":"), "':' after a key")
+      } else {
+        let keySpan = try reader.scanString()
+        try reader.expect(UInt8(ascii: ":"), "':' after a key")
+        quote = keySpan.start - 1
+        let found: Int? =
+          keySpan.escaped
+          ? reader.unescape(keySpan).withUnsafeBufferPointer {
+            keys.table.index(of: $0, after: previous)
+          }
+          : keys.table.index(
+            of: UnsafeBufferPointer(rebasing: reader.bytes[keySpan.start..<keySpan.end]),
+            after: previous)
+        guard let found else {
+          let name = reader.decodeString(keySpan)
+          if refusingUnknown { throw JSONError(.unknownKey(name), at: quote) }
+          try unknown(&reader, name)
+          return
         }
-        : keys.table.index(
-          of: UnsafeBufferPointer(rebasing: reader.bytes[keySpan.start..<keySpan.end]),
-          after: previous)
-      guard let index else {
-        let name = reader.decodeString(keySpan)
-        if refusingUnknown { throw JSONError(.unknownKey(name), at: keySpan.start - 1) }
-        try unknown(&reader, name)
-        return
+        index = found
       }
       let bit: UInt64 = 1 << UInt64(index)
       if seen & bit != 0 {
-        throw JSONError(.duplicateKey(keys.table.names[index]), at: keySpan.start - 1)
+        throw JSONError(.duplicateKey(keys.table.names[index]), at: quote)
       }
       seen |= bit
       previous = index
@@ -290,9 +350,24 @@ extension JSONReader {
     }
   }
 
+  /// Reads an object's members: `member` is called with each member's key scanned, the colon
+  /// after it read, and the reader placed at its value.
   @inlinable
   mutating func readMembers(
     _ member: (inout JSONReader, StringSpan) throws(JSONError) -> Void
+  ) throws(JSONError) {
+    try readEachMember { reader throws(JSONError) in
+      let key = try reader.scanString()
+      try reader.expect(UInt8(ascii: ":"), "':' after a key")
+      try member(&reader, key)
+    }
+  }
+
+  /// Reads an object's members: `member` is called with the reader placed before each member's
+  /// key, and reads the key, the colon and the value.
+  @inlinable
+  mutating func readEachMember(
+    _ member: (inout JSONReader) throws(JSONError) -> Void
   ) throws(JSONError) {
     try enter(UInt8(ascii: "{"), "an object")
     if try peek() == UInt8(ascii: "}") {
@@ -301,9 +376,7 @@ extension JSONReader {
       return
     }
     while true {
-      let key = try scanString()
-      try expect(UInt8(ascii: ":"), "':' after a key")
-      try member(&self, key)
+      try member(&self)
       let next = try peek()
       position += 1
       if next == UInt8(ascii: ",") { continue }

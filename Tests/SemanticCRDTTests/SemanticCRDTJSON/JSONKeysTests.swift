@@ -1,3 +1,4 @@
+import CRDTTestSupport
 import SharedSupport
 import Testing
 
@@ -38,5 +39,113 @@ struct JSONKeysTests {
         #expect(found == expected, "\(probe.debugDescription) in \(names)")
       }
     }
+  }
+
+  /// A key written as its name between quotes is matched where it is written, without a scan:
+  /// exactly the key whose bytes are there, with the quote after them, and nothing when white
+  /// space comes first, when the quote never closes, or when a name of the table would need an
+  /// escape.
+  @Test(arguments: [2_026_12_05 as UInt64, 12, 41])
+  func aKeyIsMatchedInPlaceExactlyWhenItIsWrittenPlainly(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    for _ in 0..<200 {
+      let stem = String(repeating: "k", count: random.int(in: 0...17))
+      var names: [String] = []
+      while names.count < random.int(in: 1...12) {
+        let name = stem + String((0..<random.int(in: 0...10)).map { _ in random.pick("ab") })
+        if !names.contains(name) { names.append(name) }
+      }
+      let keys = JSONKeys(names)
+      let escaping = JSONKeys(names + ["q\\"])
+      var probes = names
+      for name in names {
+        probes.append(name + "a")
+        probes.append(String(name.dropLast()))
+        probes.append("a" + name)
+      }
+      for probe in probes {
+        let expected = names.firstIndex(of: probe)
+        let after = random.int(in: -1..<names.count)
+        let padding = random.chance(0.3) ? " " : ""
+        let ending = random.pick(["\":1", "\"", "\"}", ""])
+        let text = Array((padding + "\"" + probe + ending).utf8)
+        let found = text.withUnsafeBufferPointer { bytes in
+          (
+            keys.quotedKey(after: after, at: 0, in: bytes),
+            escaping.quotedKey(after: after, at: 0, in: bytes)
+          )
+        }
+        let plain = padding.isEmpty && !ending.isEmpty
+        #expect(found.0?.index == (plain ? expected : nil), "\(text) in \(names)")
+        if let end = found.0?.end {
+          #expect(end == probe.utf8.count + 2, "\(text) in \(names)")
+        }
+        #expect(found.1 == nil, "a table with a name that needs an escape matches nothing")
+      }
+    }
+  }
+
+  /// An object read against a table that matches keys in place reads as it does against one
+  /// that scans every key (a table with one more name, which needs an escape): the same members
+  /// in the same order, or the same error at the same offset. Objects hold the table's keys
+  /// written plainly or with escapes, white space, unknown keys, repeats and missing keys.
+  @Test func matchingInPlaceReadsWhatScanningReads() {
+    let names = ["a", "ab", "b", "name", "seeded:max", "timestamp", "value"]
+    let inPlace = JSONKeys(names, optional: [1, 4])
+    let scanning = JSONKeys(names + ["q\\"], optional: [1, 4, 7])
+    struct Object: CustomStringConvertible {
+      let text: String
+      var description: String { text }
+    }
+    let failure = checkProperty(
+      "keys matched in place", iterations: PropertyEnvironment.iterations(default: 2_000),
+      generate: { random in
+        (0..<4).map { _ in
+          var members: [String] = []
+          for index in random.shuffled(names.indices) where random.chance(0.9) {
+            var key = "\"" + names[index] + "\""
+            switch random.int(in: 0...9) {
+            case 0: key = " " + key
+            case 1: key = "\"\\u0061" + names[index].dropFirst() + "\""
+            case 2: key = "\"zz\""
+            case 3: key = "\"" + names[index] + "x\""
+            default: break
+            }
+            members.append(key + (random.chance(0.1) ? " : " : ":") + "\(index)")
+            if random.chance(0.05) { members.append(members.last!) }
+          }
+          if random.chance(0.3) { members.sort() }
+          return Object(text: "{" + members.joined(separator: ",") + "}")
+        }
+      },
+      check: { objects in
+        for object in objects {
+          let read = { (keys: JSONKeys) -> String in
+            do throws(JSONError) {
+              let bytes = Array(object.text.utf8)
+              return try bytes.withUnsafeBufferPointer { bytes throws(JSONError) in
+                try JSONReader.read(bytes) { reader throws(JSONError) in
+                  var members: [String] = []
+                  try reader.readObject(
+                    keys,
+                    { reader, index throws(JSONError) in
+                      members.append("\(index)=\(try Int64(from: &reader))")
+                    },
+                    unknown: { reader, name throws(JSONError) in
+                      members.append("\(name)?\(try Int64(from: &reader))")
+                    })
+                  return members.joined(separator: " ")
+                }
+              }
+            } catch {
+              return "error: \(error) at \(error.offset)"
+            }
+          }
+          let (fast, slow) = (read(inPlace), read(scanning))
+          if fast != slow { return "\(object): in place \(fast), scanning \(slow)" }
+        }
+        return nil
+      })
+    if let failure { Issue.record("\(failure)") }
   }
 }
