@@ -31,7 +31,9 @@ public struct CategoryKey: RawRepresentable, Hashable, Comparable, Codable, Send
 
   /// Whether `displayName` is pure ASCII and ``init(normalizing:version:)`` gives exactly this
   /// key's bytes, found without building the key (``foldsASCII(_:to:)``). `false` decides
-  /// nothing more: a caller compares the normalized key as it would have.
+  /// nothing more: a caller compares the normalized key as it would have. A category's rules
+  /// are the same in every version, so `version` changes nothing, as in
+  /// ``init(normalizing:version:)``; a version with other rules changes both.
   ///
   /// - Complexity: O(*n*) in the length of the name.
   func isExactNormalization(ofASCII displayName: String, version: NormalizerVersion) -> Bool {
