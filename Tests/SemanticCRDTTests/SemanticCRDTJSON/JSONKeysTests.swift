@@ -9,17 +9,23 @@ import Testing
 /// differ and wherever the search starts.
 @Suite("Finding an object's keys")
 struct JSONKeysTests {
+  /// A table's names: keys sharing long prefixes, of lengths around the word size, the empty
+  /// key included.
+  static func names(_ random: inout SplitMix64) -> [String] {
+    let stem = String(repeating: "k", count: random.int(in: 0...17))
+    var names: [String] = []
+    while names.count < random.int(in: 1...12) {
+      let name = stem + String((0..<random.int(in: 0...10)).map { _ in random.pick("ab") })
+      if !names.contains(name) { names.append(name) }
+    }
+    return names
+  }
+
   @Test(arguments: [2_026_12_04 as UInt64, 11, 40])
   func aKeyIsFoundExactlyWhenItsBytesAreInTheTable(seed: UInt64) {
     var random = SplitMix64(seed: seed)
     for _ in 0..<200 {
-      // Keys sharing long prefixes, of lengths around the word size, the empty key included.
-      let stem = String(repeating: "k", count: random.int(in: 0...17))
-      var names: [String] = []
-      while names.count < random.int(in: 1...12) {
-        let name = stem + String((0..<random.int(in: 0...10)).map { _ in random.pick("ab") })
-        if !names.contains(name) { names.append(name) }
-      }
+      let names = Self.names(&random)
       let keys = JSONKeys(names)
       var probes = names
       for name in names {
@@ -49,12 +55,7 @@ struct JSONKeysTests {
   func aKeyIsMatchedInPlaceExactlyWhenItIsWrittenPlainly(seed: UInt64) {
     var random = SplitMix64(seed: seed)
     for _ in 0..<200 {
-      let stem = String(repeating: "k", count: random.int(in: 0...17))
-      var names: [String] = []
-      while names.count < random.int(in: 1...12) {
-        let name = stem + String((0..<random.int(in: 0...10)).map { _ in random.pick("ab") })
-        if !names.contains(name) { names.append(name) }
-      }
+      let names = Self.names(&random)
       let keys = JSONKeys(names)
       let escaping = JSONKeys(names + ["q\\"])
       var probes = names
