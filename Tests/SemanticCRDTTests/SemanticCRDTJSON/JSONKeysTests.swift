@@ -21,22 +21,29 @@ struct JSONKeysTests {
     return names
   }
 
+  /// The names, and keys a byte away from each: one byte replaced, one added at either end,
+  /// the last one dropped.
+  static func probes(near names: [String], _ random: inout SplitMix64) -> [String] {
+    var probes = names
+    for name in names {
+      probes.append(name + "a")
+      probes.append("a" + name)
+      probes.append(String(name.dropLast()))
+      var bytes = Array(name.utf8)
+      guard !bytes.isEmpty else { continue }
+      bytes[random.int(in: 0..<bytes.count)] = UInt8(ascii: "c")
+      probes.append(String(decoding: bytes, as: UTF8.self))
+    }
+    return probes
+  }
+
   @Test(arguments: [2_026_12_04 as UInt64, 11, 40])
   func aKeyIsFoundExactlyWhenItsBytesAreInTheTable(seed: UInt64) {
     var random = SplitMix64(seed: seed)
     for _ in 0..<200 {
       let names = Self.names(&random)
       let keys = JSONKeys(names)
-      var probes = names
-      for name in names {
-        var bytes = Array(name.utf8)
-        guard !bytes.isEmpty else { continue }
-        bytes[random.int(in: 0..<bytes.count)] = UInt8(ascii: "c")
-        probes.append(String(decoding: bytes, as: UTF8.self))
-        probes.append(name + "a")
-        probes.append(String(name.dropLast()))
-      }
-      for probe in probes {
+      for probe in Self.probes(near: names, &random) {
         let expected = names.firstIndex(of: probe)
         var bytes = Array(probe.utf8)
         let found = bytes.withUnsafeMutableBufferPointer { key in
@@ -58,13 +65,7 @@ struct JSONKeysTests {
       let names = Self.names(&random)
       let keys = JSONKeys(names)
       let escaping = JSONKeys(names + ["q\\"])
-      var probes = names
-      for name in names {
-        probes.append(name + "a")
-        probes.append(String(name.dropLast()))
-        probes.append("a" + name)
-      }
-      for probe in probes {
+      for probe in Self.probes(near: names, &random) {
         let expected = names.firstIndex(of: probe)
         let after = random.int(in: -1..<names.count)
         let padding = random.chance(0.3) ? " " : ""
