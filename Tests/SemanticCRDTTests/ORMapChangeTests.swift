@@ -65,4 +65,72 @@ struct ORMapChangeTests {
     // A vacuous run would hold every expectation above.
     #expect(reports > 0)
   }
+
+  /// What a merge keeps of its changed keys' earlier writes (`WritesBefore`), which keeps no
+  /// writes for a key whose writes only grew, is enough to undo it (the map and its live-dot
+  /// index as they were) and to make the delta of what it changed as defined: the changed
+  /// keys' writes after, under the dots the other map brought that this one had not seen and
+  /// every dot those keys held before and after. Both kinds of changed key must come up.
+  @Test func aMergeIsUndoneAndPassedOnFromWhatItKeeps() {
+    var kept = (grown: 0, held: 0)
+    for seed in 0..<UInt64(40) {
+      kept = Self.undoAndPassOnEachMerge(seed: seed, kept: kept)
+    }
+    // A vacuous run would hold every expectation.
+    #expect(kept.grown > 0 && kept.held > 0, "\(kept)")
+  }
+
+  /// Three replicas' random writes, removes and merges; each merge undone and passed on.
+  /// Returns `kept` with the keys of each kind the merges kept added.
+  static func undoAndPassOnEachMerge(
+    seed: UInt64, kept: (grown: Int, held: Int)
+  ) -> (grown: Int, held: Int) {
+    var random = SplitMix64(seed: seed)
+    let replicas: [ReplicaID] = ["a", "b", "c"]
+    let keys = ["k0", "k1", "k2", "k3", "k4"]
+    var maps = replicas.map { _ in
+      var map = Map()
+      if random.chance(0.5) { map.indexLiveDots() }
+      return map
+    }
+    var wall: UInt64 = 0
+    var kept = kept
+    for _ in 0..<60 {
+      let index = random.int(in: 0..<3)
+      switch random.int(in: 0...3) {
+      case 0, 1:
+        wall += 1
+        let stamp = HybridTimestamp(wallMilliseconds: wall, replica: replicas[index])
+        maps[index].set(
+          random.pick(keys), to: LWWRegister(random.int(in: 0...3), at: stamp),
+          by: replicas[index])
+      case 2:
+        maps[index].remove(random.pick(keys))
+      default:
+        let other = maps[random.int(in: 0..<3)]
+        let before = maps[index]
+        var changes = WritesBefore<String, Boxed<LWWRegister<Int>>>()
+        var expected = (entries: [String: Writes](), context: CausalContext())
+        maps[index].merge(other) { key, _, writesBefore, writesAfter in
+          changes.append(key, writesBefore, after: writesAfter)
+          expected.entries[key] = writesAfter
+          writesBefore?.forEachDot { expected.context.insert($0) }
+          writesAfter?.forEachDot { expected.context.insert($0) }
+        }
+        kept.grown += changes.grown.count
+        kept.held += changes.held.count
+        var undone = maps[index]
+        undone.undoMerge(restoring: changes, context: before.kernel.context)
+        #expect(undone == before, "seed \(seed): the undone merge left another map")
+        #expect(undone.kernel.index == before.kernel.index, "seed \(seed): another index")
+        let delta = Map.delta(
+          ofMerging: other.kernel.context, into: before.kernel.context, changing: changes,
+          merged: maps[index])
+        expected.context.formUnion(other.kernel.context.subtracting(before.kernel.context))
+        #expect(delta.kernel.entries == expected.entries, "seed \(seed)")
+        #expect(delta.kernel.context == expected.context, "seed \(seed)")
+      }
+    }
+    return kept
+  }
 }

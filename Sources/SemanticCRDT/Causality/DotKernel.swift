@@ -261,6 +261,13 @@ package struct DotKernel<Key: Hashable, Value> {
       index?.replace(key, entries[key], with: nil)
       entries[key] = nil
     }
+    var seenBefore = ContextMembership(context)
+    for key in keys.grown {
+      guard let after = entries[key] else { continue }
+      let before = WritesBefore<Key, Value>.writes(before: after, seenBefore: &seenBefore)
+      index?.replace(key, after, with: before)
+      entries[key] = before
+    }
     self.context = context
   }
 

@@ -318,7 +318,10 @@ extension ORMap: Mergeable {
       before.forEachDot { counters.append($0.counter, of: $0.replica) }
       noteAfter(key, in: &entries, &counters)
     }
+    // A key that was absent, or whose writes only grew, held no dot before that it does not
+    // hold after.
     for key in changes.absent { noteAfter(key, in: &entries, &counters) }
+    for key in changes.grown { noteAfter(key, in: &entries, &counters) }
     var seen: [ReplicaID: CounterSet] = [:]
     counters.forEach { replica, counters in
       seen[replica] = CounterSet(CounterSet.ranges(ofSorted: counters.sorted()))

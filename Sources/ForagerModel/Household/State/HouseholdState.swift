@@ -220,8 +220,8 @@ extension HouseholdState: Mergeable {
         // joins, or one that restored a backup).
         report.changes.reserveCapacity(forMore: other[keyPath: map.records].count)
         state[keyPath: map.records].merge(other[keyPath: map.records]) {
-          key, change, writesBefore, _ in
-          changed.append(key, writesBefore)
+          key, change, writesBefore, writesAfter in
+          changed.append(key, writesBefore, after: writesAfter)
           if change.changedWrites { undo.changedState = true }
           Record.report(key, change, in: &report)
           report.changes.note(key, change)
