@@ -247,7 +247,7 @@ package struct DotKernel<Key: Hashable, Value> {
   /// Undoes a merge: puts each of `keys` back to the writes it held before, or removes it
   /// where it was absent, as ``merge(_:changed:)`` reported them, and the context back to
   /// `context`. The keys must be every key the merge reported, and `context` the context
-  /// before it.
+  /// before it: a key whose writes only grew gets back those of its writes `context` holds.
   ///
   /// - Complexity: O(*k*) for *k* keys.
   @inlinable

@@ -11,11 +11,10 @@
 /// 4% of the instructions off one merge of a 100k-record state (docs/benchmarks.md).
 ///
 /// A key whose writes only grew (it still holds every write it held, and more: a concurrent
-/// write joined it) is kept without its writes before. They are its writes after that the map
-/// had seen before the merge: a write the merge kept that the map had seen, it held (a write a
-/// map has seen and does not hold was removed or overwritten, and the join keeps it so). So a
-/// merge that joins many keys does not hold on to each one's earlier writes, whose release at
-/// the end of the merge touched every record once more.
+/// write joined it) is kept without its writes before. They are exactly its writes after that
+/// the map had seen before the merge, since a join keeps a write the map had seen only where
+/// the map held it. So a merge that joins many keys does not hold on to each one's earlier
+/// writes, whose release at the end of the merge touched every record once more.
 @usableFromInline
 package struct WritesBefore<Key: Hashable, Value> {
   /// The keys that held writes before the merge, with those writes.
