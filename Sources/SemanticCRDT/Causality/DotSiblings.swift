@@ -124,12 +124,8 @@ package struct DotSiblings<Value> {
     predicate(dot) || rest?.contains { predicate($0.dot) } == true
   }
 
-  /// Whether `other` holds every dot of these.
+  /// Whether every dot satisfies `predicate`.
   @inlinable
-  func isContained(in other: DotSiblings) -> Bool {
-    other.contains(dot) && rest?.allSatisfy { other.contains($0.dot) } != false
-  }
-
   func allDots(satisfy predicate: (Dot) -> Bool) -> Bool {
     predicate(dot) && rest?.allSatisfy { predicate($0.dot) } != false
   }

@@ -41,7 +41,7 @@ package struct WritesBefore<Key: Hashable, Value> {
     switch writes {
     case nil: absent.append(key)
     case let writes?:
-      if let after, writes.isContained(in: after) {
+      if let after, writes.allDots(satisfy: { after.contains($0) }) {
         grown.append(key)
       } else {
         held.append((key, writes))
