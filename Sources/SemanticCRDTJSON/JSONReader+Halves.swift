@@ -69,22 +69,20 @@ extension JSONReader {
       reader.replicaTable = table
       reader.readsCompactly = compactly
       var part = empty()
-      let found = Result { () throws(JSONError) in
-        try reader.scanToMiddleElement(ofArrayFrom: arrayStart, minimumBytes: minimumBytes)
-      }
+      let found = reader.scanToMiddleElement(ofArrayFrom: arrayStart, minimumBytes: minimumBytes)
       // Posted whatever was found, so that this thread stops asking.
-      middle.post(try? found.get())
+      middle.post(found)
       return SecondHalf(
         start: found,
         read: { () throws(JSONError) in
-          reader.position = try found.get()!
+          reader.position = found!
           _ = try reader.readElements(into: &part, stoppingAt: nil, element)
           return reader.position
         }, part: { part })
     }
     // The second half counts only where both threads agree it starts; its error then is the
     // next in the document.
-    if let stop, case .success(let secondStart) = second.start, secondStart == stop {
+    if let stop, second.start == stop {
       position = try second.end.get()
       depth -= 1
       return [first, second.part]
@@ -131,39 +129,29 @@ extension JSONReader {
     return position
   }
 
-  /// From the first element of the array that opens at `arrayStart`: where the first of every
-  /// eighth element that starts in the array's second half begins (one of the first eight that
-  /// do), or `nil` when the array is shorter than `minimumBytes` or no such element starts
-  /// there (eight elements or fewer, or a second half that is one long element). Steps over
-  /// every element with ``locateValue()``, which checks brackets and strings only, to find
-  /// where the array ends.
-  mutating func scanToMiddleElement(
-    ofArrayFrom arrayStart: Int, minimumBytes: Int
-  ) throws(JSONError) -> Int? {
-    // Every eighth element's start but the first's: near enough to the middle, at a byte per
-    // element (the scan runs while the first thread builds the map, so this adds to the
-    // load's peak memory).
-    var scanned = (starts: [Int](), count: 0)
-    _ = try readElements(into: &scanned, stoppingAt: nil) { reader, scanned throws(JSONError) in
-      if scanned.count % 8 == 0 && scanned.count > 0 {
-        scanned.starts.append(try reader.peekStart())
-      }
-      scanned.count += 1
-      _ = try reader.locateValue()
-    }
-    let starts = scanned.starts
-    guard position - arrayStart >= minimumBytes else { return nil }
+  /// From the first element of the array that opens at `arrayStart`: where the first element
+  /// that starts in the array's second half begins, or `nil` when the array is shorter than
+  /// `minimumBytes`, never closes, or no element starts in its second half (one element, or a
+  /// second half that is one long element). A ``StructuralScan`` finds where the array closes,
+  /// keeping where it stood every 16 KiB, and then looks for the element from the last of
+  /// those before the middle.
+  mutating func scanToMiddleElement(ofArrayFrom arrayStart: Int, minimumBytes: Int) -> Int? {
+    let first = StructuralScan(at: position, depth: 1)
+    var scan = first
+    // About 2,400 of them for a 38 MB array, 80 KB, while the first thread builds the map.
+    var checkpoints: [StructuralScan] = []
+    guard
+      let end = scan.skipToClose(
+        in: bytes, checkpointBytes: 16_384, checkpoint: { checkpoints.append($0) })
+    else { return nil }
+    position = end
+    guard end - arrayStart >= minimumBytes else { return nil }
     // The middle: this thread's scan costs about what checking the map costs the first thread
     // after both have read (kernel validation runs there). In profiles of `codec.load.mixed`,
     // 4/7 of the way left the first thread 23% behind; the middle, within 5% either way.
-    let middle = arrayStart + (position - arrayStart) / 2
-    // The starts ascend: the first at or after the middle, by binary search.
-    var (low, high) = (0, starts.count)
-    while low < high {
-      let mid = (low + high) / 2
-      if starts[mid] < middle { low = mid + 1 } else { high = mid }
-    }
-    return low < starts.count ? starts[low] : nil
+    let middle = arrayStart + (end - arrayStart) / 2
+    var nearest = checkpoints.last { $0.position <= middle } ?? first
+    return nearest.elementStart(atOrAfter: middle, in: bytes)
   }
 }
 
@@ -172,15 +160,15 @@ extension JSONReader {
 /// first element starts (`nil` when the array is read whole), where it ended or why reading
 /// failed, and the elements it read.
 struct SecondHalf<Part> {
-  let start: Result<Int?, JSONError>
+  let start: Int?
   let end: Result<Int, JSONError>
   let part: Part
 
   init(
-    start: Result<Int?, JSONError>, read: () throws(JSONError) -> Int, part: () -> Part
+    start: Int?, read: () throws(JSONError) -> Int, part: () -> Part
   ) {
     self.start = start
-    if case .success(.some) = start {
+    if start != nil {
       end = Result { () throws(JSONError) in try read() }
     } else {
       end = .success(0)

@@ -446,33 +446,16 @@ extension JSONReader {
       }
       return start..<position
     }
-    var depth = 0
-    while position < bytes.count {
-      // To the next quote or bracket, a word at a time: `[` and `]` are `{` and `}` with
-      // bit 5 clear, and no other bytes are.
-      skipWords { word in
-        let folded = word | (Self.ones &* 0x20)
-        return Self.flags(word, equalTo: UInt8(ascii: "\""))
-          | Self.flags(folded, equalTo: UInt8(ascii: "{"))
-          | Self.flags(folded, equalTo: UInt8(ascii: "}"))
-      }
-      guard position < bytes.count else { break }
-      let byte = bytes[position]
-      position += 1
-      switch byte {
-      case UInt8(ascii: "\""):
-        try skipStringBody()
-        if depth == 0 { return start..<position }
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        depth += 1
-      case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        depth -= 1
-        if depth == 0 { return start..<position }
-      default:
-        break
-      }
+    position += 1
+    if first == UInt8(ascii: "\"") {
+      try skipStringBody()
+      return start..<position
     }
-    throw JSONError(.unexpectedEnd, at: position)
+    var scan = StructuralScan(at: position, depth: 1)
+    let end = scan.skipToClose(in: bytes)
+    position = scan.position
+    guard end != nil else { throw JSONError(.unexpectedEnd, at: position) }
+    return start..<position
   }
 
   /// After a string's opening quote: steps past its closing quote, over escaped bytes,
