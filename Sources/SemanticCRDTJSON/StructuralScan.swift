@@ -143,7 +143,7 @@ struct StructuralScan {
     inside ^= inside << 32
     if inString { inside ^= Self.highBits }
     // `[` and `]` are `{` and `}` with bit 5 clear, and no other bytes are.
-    let folded = word | (Self.ones &* 0x20)
+    let folded = word | (JSONReader.ones &* 0x20)
     let opens = Self.flags(folded, equalTo: UInt8(ascii: "{")) & ~inside
     let closes = Self.flags(folded, equalTo: UInt8(ascii: "}")) & ~inside
     inString = inside >> 63 != 0
@@ -178,7 +178,6 @@ struct StructuralScan {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
-  static let ones: UInt64 = 0x0101_0101_0101_0101
   static let highBits: UInt64 = 0x8080_8080_8080_8080
 
   /// How many bytes `flags` flags by their high bits: their low bits summed into the top byte
@@ -186,14 +185,14 @@ struct StructuralScan {
   /// where the build's target has no population count instruction (x86-64's baseline).
   @inline(__always)
   static func count(_ flags: UInt64) -> Int {
-    Int(truncatingIfNeeded: ((flags >> 7) &* ones) >> 56)
+    Int(truncatingIfNeeded: ((flags >> 7) &* JSONReader.ones) >> 56)
   }
 
   /// The bytes of `word` equal to `byte`, each by its high bit, exactly: no carry crosses a
   /// byte (the seven low bits are added with room to spare, the high bit is ORed in).
   @inline(__always)
   static func flags(_ word: UInt64, equalTo byte: UInt8) -> UInt64 {
-    let difference = word ^ (ones &* UInt64(byte))
+    let difference = word ^ (JSONReader.ones &* UInt64(byte))
     let lowBits = ~highBits
     return ~(((difference & lowBits) &+ lowBits) | difference) & highBits
   }
