@@ -245,9 +245,13 @@ extension Simulation {
       let recipe = pickPresent(created[household].recipes, on: index, \.recipes)
     else { return }
     let before = replica(index).state.ingredients
+    // The items' ids from the run's seed, so that a seed's run adds the same items every time.
+    let lines = replica(index).state.recipes[recipe]?.ingredientLines.count ?? 0
+    var ids = (0..<lines).map { _ in GroceryItemID(uuid: Self.uuid(from: &itemIDs)) }
+      .makeIterator()
     let items =
       attempt(index) { replica throws(HouseholdError) in
-        try replica.addItems(fromRecipe: recipe, to: list)
+        try replica.addItems(fromRecipe: recipe, to: list) { ids.next() ?? GroceryItemID() }
       } ?? []
     var pending = createdTemplates(items.map(\.templateKey), before: before)
     pending += items.flatMap { PendingWrite.creation(of: .item($0.id)) }

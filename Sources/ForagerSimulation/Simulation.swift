@@ -15,11 +15,15 @@ internal import SharedSupport
 /// ```
 ///
 /// Everything random is drawn from one `SplitMix64` seeded with the
-/// configuration's seed, and time is simulated: the same configuration gives the same report,
-/// byte for byte, on every machine.
+/// configuration's seed (the ids of the items a recipe adds, from a second one of the same
+/// seed), and time is simulated: the same configuration gives the same report, byte for byte,
+/// on every machine.
 public struct Simulation: Sendable {
   public let configuration: SimulationConfiguration
   var random: SplitMix64
+  /// Where the ids of the items a recipe adds come from: apart from `random`, so that drawing
+  /// them (the library drew random ones before) left every seed's run as it was.
+  var itemIDs: SplitMix64
   let time = SimulatedTime()
   var devices: [Device] = []
   /// The devices of each household, by index into `devices`.
@@ -96,6 +100,7 @@ public struct Simulation: Sendable {
     self.configuration = configuration
     soundness = SoundnessChecks(cores: cores)
     random = SplitMix64(seed: configuration.seed)
+    itemIDs = SplitMix64(seed: ~configuration.seed)
     report = SimulationReport(configuration: configuration)
   }
 
@@ -193,9 +198,12 @@ public struct Simulation: Sendable {
   }
 
   /// A UUID drawn from the run's generator.
-  mutating func nextUUID() -> UUID {
-    let high = random.next()
-    let low = random.next()
+  mutating func nextUUID() -> UUID { Self.uuid(from: &random) }
+
+  /// A version 4 UUID drawn from `generator`.
+  static func uuid(from generator: inout SplitMix64) -> UUID {
+    let high = generator.next()
+    let low = generator.next()
     return withUnsafeBytes(of: (high, low)) { bytes in
       UUID(
         uuid: (

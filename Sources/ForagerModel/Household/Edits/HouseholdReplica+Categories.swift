@@ -176,12 +176,14 @@ extension HouseholdReplica {
   public mutating func deleteCategory(_ key: CategoryKey) throws(HouseholdError) {
     let current = try liveCategory(key)
     let stamp = clock.tick()
+    // In key order: each edit takes the next dot, and the order of a hash table differs
+    // from one table to the next, so that the same deletion would mint different dots.
     let templates = state.ingredients.keys.filter {
       state.ingredients[$0]?.categoryKey.flatMap(state.resolvedCategory) == current
-    }
+    }.sorted()
     let items = state.items.keys.filter {
       state.items[$0]?.categoryKey.flatMap(state.resolvedCategory) == current
-    }
+    }.sorted()
     remove(\.categories, current)
     for template in templates {
       edit(\.ingredients, template) { $0.category.assign(nil, at: stamp) }

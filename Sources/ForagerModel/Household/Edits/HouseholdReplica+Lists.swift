@@ -67,14 +67,19 @@ extension HouseholdReplica {
 
   /// Adds every ingredient line of a recipe to a list, and counts a use of the recipe. Lines
   /// that show nothing (an empty line between sections) name no ingredient and are skipped.
+  ///
+  /// - Parameter newItemID: Makes the id of each item added, in the order of the lines: a
+  ///   random one by default. A caller that must add the same items on every run (a test, a
+  ///   simulation replayed from its seed) passes its own.
   @discardableResult
-  public mutating func addItems(fromRecipe id: RecipeID, to list: WeeklyListID)
-    throws(HouseholdError) -> [GroceryListItem]
-  {
+  public mutating func addItems(
+    fromRecipe id: RecipeID, to list: WeeklyListID,
+    newItemID: () -> GroceryItemID = { GroceryItemID() }
+  ) throws(HouseholdError) -> [GroceryListItem] {
     guard let recipe = state.recipes[id] else { throw .unknownRecipe(id) }
     var added: [GroceryListItem] = []
     for line in recipe.ingredientLines where !isBlank(line) {
-      added.append(try addItem(line, to: list, source: .recipe(id)))
+      added.append(try addItem(line, to: list, source: .recipe(id), id: newItemID()))
     }
     try recordUse(ofRecipe: id)
     return added

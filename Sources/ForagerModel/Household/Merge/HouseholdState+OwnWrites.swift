@@ -35,9 +35,10 @@ extension HouseholdReplica {
       let replicas: Set<ReplicaID>
       var count = 0
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        // In key order, so that the dots minted do not follow the order of a hash table.
         let keys = replica.state[keyPath: map.records].keys(holdingDotsOf: replicas) {
           $0.holdsNestedDot(of: replicas)
-        }
+        }.sorted()
         for key in keys {
           let id = replica.replicaID
           guard let record = replica.state[keyPath: map.records][key] else { continue }
@@ -55,7 +56,7 @@ extension HouseholdReplica {
     self = reissue.replica
     var count = reissue.count
     if state.categoryMoves != nil {
-      for key in state.moves.keys(holdingDotsOf: replicas) {
+      for key in state.moves.keys(holdingDotsOf: replicas).sorted() {
         let id = replicaID
         guard let move = state.moves[key] else { continue }
         noteWrite(state.moves.set(key, to: move, by: id), in: \.moves, showing: .nothing)

@@ -132,10 +132,12 @@ extension HouseholdReplica {
       var changes = HouseholdChange(origin: .local)
       var count = 0
       mutating func visit<Record>(_ map: HouseholdMap<Record>) {
-        kept[keyPath: map.records].forEachBoxedValue { key, record in
-          guard !restored[keyPath: map.records].contains(key) else { return }
+        // In key order: each record takes the next dot and clock reading, which must not
+        // follow the order of a hash table.
+        let records = kept[keyPath: map.records]
+        for key in records.keys.sorted() where !restored[keyPath: map.records].contains(key) {
           let written = restored[keyPath: map.records].set(
-            key, to: record.value.restored(ticking: &clock), by: replica)
+            key, to: records[key]!.restored(ticking: &clock), by: replica)
           delta[keyPath: map.records].merge(written)
           changes.note(key.notedKey, existed: false, exists: true)
           count += 1
