@@ -24,6 +24,7 @@ extension Simulation {
     if message.isDelta {
       report.deltas += 1
       report.deltaRecords += message.state?.recordCount ?? 0
+      report.deltaContextRanges += message.state?.contextRangeCount ?? 0
     } else if message.isAnnouncement {
       report.announcements += 1
     } else {

@@ -95,6 +95,7 @@ extension SimulationReport {
     writer.beginObject()
     writer.field("announcements", announcements)
     writer.field("blocked", blocked)
+    writer.field("delta_context_ranges", deltaContextRanges)
     writer.field("delta_records", deltaRecords)
     writer.field("deltas", deltas)
     writer.field("delivered", delivered)

@@ -32,7 +32,7 @@ extension SimulationReport {
       "operations  \(operations) (\(acknowledgedWrites) writes and removals acknowledged; \(lostInCrashedSaves) changes lost in saves cut short by a crash)"
     )
     lines.append(
-      "messages    \(messagesSent) sent (\(deltas) deltas holding \(deltaRecords) records, \(fullStates) full states, \(announcements) announcements): \(delivered) delivered, \(dropped) dropped, \(duplicated) duplicated, \(reordered) reordered, \(blocked) lost to partitions or crashes, \(staleDeltasDiscarded) deltas for an earlier incarnation discarded"
+      "messages    \(messagesSent) sent (\(deltas) deltas holding \(deltaRecords) records and \(deltaContextRanges) context ranges, \(fullStates) full states, \(announcements) announcements): \(delivered) delivered, \(dropped) dropped, \(duplicated) duplicated, \(reordered) reordered, \(blocked) lost to partitions or crashes, \(staleDeltasDiscarded) deltas for an earlier incarnation discarded"
     )
     lines.append(
       "refused     \(refusedOtherHousehold) states of another household, \(refusedClockSkew) for clock skew, \(refusedAfterDissolving) changes to a dissolved household"

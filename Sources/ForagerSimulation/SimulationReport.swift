@@ -52,6 +52,11 @@ public struct SimulationReport: Sendable {
   /// The records the deltas sent held, summed: how much of a household each delta carries
   /// (a delta that names only removals holds none).
   public var deltaRecords = 0
+  /// The runs of counters the causal contexts of the deltas sent named, summed: beside
+  /// ``deltaRecords``, what their receivers read and joined. A delta since a version names
+  /// every run of dots dead within it, so this grows with the household's history even where
+  /// the records do not.
+  public var deltaContextRanges = 0
   public var fullStates = 0
   /// Messages that only announced their sender's version (docs/decisions/0043).
   public var announcements = 0

@@ -50,7 +50,8 @@ import Testing
   /// household its deltas carry. Two devices that seed the 7 default categories offline hold
   /// them before their first message; once they have merged each other's, their deltas hold
   /// nothing (80 records in 196 deltas on seed 1). A count of the sender's whole state at each
-  /// delta (at least 7 each) fails this, and so does a count that stays 0.
+  /// delta (at least 7 each) fails this, and so does a count that stays 0. Beside the records,
+  /// the runs of dots their contexts name (`contextRangeCount`), which a receiver reads too.
   @Test func theReportCountsTheRecordsDeltasHold() throws {
     let report = Simulation.run(SimulationConfiguration(scenario: .offlineDefaults, seed: 1))
     #expect(report.holds, "\(report.text)")
@@ -58,10 +59,15 @@ import Testing
     #expect(
       report.deltaRecords < report.deltas * 7,
       "\(report.deltaRecords) records in \(report.deltas) deltas")
-    #expect(report.text.contains("deltas holding \(report.deltaRecords) records"))
     let object = try JSONSerialization.jsonObject(with: Data(report.json)) as? [String: Any]
     let messages = object?["messages"] as? [String: Any]
     #expect(messages?["delta_records"] as? Int == report.deltaRecords)
+    #expect(report.deltaContextRanges > 0)
+    #expect(
+      report.text.contains(
+        "deltas holding \(report.deltaRecords) records and \(report.deltaContextRanges) context ranges"
+      ))
+    #expect(messages?["delta_context_ranges"] as? Int == report.deltaContextRanges)
   }
 
   /// Without announcements (`--full-states`), a relaunched device's first message to each peer

@@ -57,6 +57,8 @@ struct CausalContextTests {
       #expect(counters == canonical(model))
       #expect(counters.count == UInt64(model.count))
       #expect(counters.maximum == model.max() ?? 0)
+      // One run per counter whose predecessor is absent.
+      #expect(counters.rangeCount == model.filter { !model.contains($0 - 1) }.count)
       #expect(counters.intersects(other) == !model.isDisjoint(with: otherModel))
       #expect(counters.isSubset(of: other) == model.isSubset(of: otherModel))
       let bound = UInt64.random(in: 0...largest, using: &random)
@@ -101,6 +103,17 @@ struct CausalContextTests {
     #expect(context.maximum(of: "r") == 9)
     #expect(context.description == "{r: 1…5, 9…9}")
     #expect(context.nextDot(for: "r") == Dot("r", 10))
+  }
+
+  /// A context's runs are its replicas' runs, summed, the prefix counting as one.
+  @Test func rangeCountSumsEveryReplicasRuns() {
+    var context = CausalContext()
+    #expect(context.rangeCount == 0)
+    for counter in [1, 2, 3, 5, 7] as [UInt64] { context.insert(Dot("a", counter)) }
+    context.insert(Dot("b", 2))
+    #expect(context.rangeCount == 4)
+    context.insert(Dot("a", 4))
+    #expect(context.rangeCount == 3)
   }
 
   @Test func versionVectorOrderAndMeet() {

@@ -80,6 +80,16 @@ public struct CausalContext: Hashable, Sendable {
     replicas.values.reduce(0) { $0 + $1.count }
   }
 
+  /// The number of runs of counters the context names, over all its replicas: what a peer
+  /// reads and joins with it. A delta since a version names one for each run of dots dead
+  /// within the version (`delta(since:liveRanges:)`), so in a household whose writes are
+  /// overwritten and removed, the runs grow with its history while the live dots do not.
+  ///
+  /// - Complexity: O(*r*) for *r* replicas.
+  package var rangeCount: Int {
+    replicas.values.reduce(0) { $0 + $1.rangeCount }
+  }
+
   /// Issues the next dot of `replica`: one above every counter of it seen so far, and records it.
   ///
   /// - Complexity: O(1) for a replica whose seen dots are contiguous.

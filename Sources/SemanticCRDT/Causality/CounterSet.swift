@@ -66,6 +66,9 @@ package struct CounterSet: Hashable, Sendable {
     prefix == 0 ? intervals : [1...prefix] + intervals
   }
 
+  /// The number of ``ranges``, without building them.
+  var rangeCount: Int { (prefix == 0 ? 0 : 1) + intervals.count }
+
   /// The number of counters in the set.
   var count: UInt64 {
     intervals.reduce(prefix) { $0 + ($1.upperBound - $1.lowerBound + 1) }

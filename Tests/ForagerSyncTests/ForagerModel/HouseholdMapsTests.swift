@@ -74,3 +74,31 @@ import Testing
         + state.meals.count)
   }
 }
+
+/// What a delta names beside its records (`contextRangeCount`, which the simulator's report
+/// sums): a delta since a version carries a run for each run of dots dead within the version,
+/// however few records changed since.
+@Suite struct ContextRangeCountTests {
+  @Test func aDeltaSinceAVersionNamesEachRunOfDeadDots() throws {
+    var phone = HouseholdReplica.create(
+      household: HouseholdID(), owner: MemberID(), ownerName: "Sam", replica: "phone",
+      wallClock: .fixed(1_000))
+    var keys: [CategoryKey] = []
+    for name in ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"] {
+      keys.append(try phone.getOrCreateCategory(displayName: name).category.key)
+    }
+    let version = phone.state.version
+    #expect(phone.state.delta(since: version) == nil)
+    // Two categories apart: two runs of dead dots within the version, and nothing written.
+    try phone.deleteCategory(keys[1])
+    try phone.deleteCategory(keys[3])
+    let delta = try #require(phone.state.delta(since: version))
+    #expect(delta.recordCount == 0)
+    #expect(delta.categories.context.rangeCount == 2)
+    #expect(delta.contextRangeCount == 2)
+    // The whole state names each map's written dots as runs: the categories' one prefix among
+    // them.
+    #expect(phone.state.contextRangeCount >= phone.state.categories.context.rangeCount)
+    #expect(phone.state.categories.context.rangeCount == 1)
+  }
+}

@@ -154,6 +154,25 @@ public struct HouseholdState: Equatable, Codable, Sendable {
     Self.forEachMap(&count, carrying: carriedMapNames)
     return count.total
   }
+
+  /// The runs of counters the causal contexts of its maps name, summed (``CausalContext``):
+  /// beside ``recordCount``, how much a peer that merges it reads. A delta since a version
+  /// names every run of dots dead within the version, so its count grows with the household's
+  /// history of overwrites and removals, not with the changes it carries.
+  ///
+  /// - Complexity: O(maps × replicas).
+  package var contextRangeCount: Int {
+    struct Count: HouseholdMapVisitor {
+      let state: HouseholdState
+      var total = 0
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        total += state[keyPath: map.records].context.rangeCount
+      }
+    }
+    var count = Count(state: self)
+    Self.forEachMap(&count, carrying: carriedMapNames)
+    return count.total + moves.context.rangeCount
+  }
 }
 
 extension HouseholdState: Mergeable {
