@@ -98,8 +98,10 @@ extension Recipe {
   /// - Complexity: O(*r* log *r*) comparisons of keys read once per recipe: a use count sums
   ///   every device's uses, too dear to read at each comparison.
   static func mostUsedOrNewestFirst(_ recipes: some Collection<Recipe>) -> [Recipe] {
-    recipes.map { (order: ($0.usageCount, $0.createdAt, $0.id), recipe: $0) }
-      .sorted { $1.order < $0.order }
-      .map(\.recipe)
+    let recipes = Array(recipes)
+    let orders = recipes.map { ($0.usageCount, $0.createdAt, $0.id) }
+    // The sort moves positions, not recipes: moving a recipe copies (and retains) each of its
+    // fields, at every step of the sort. `addRecipe` sorts the recipes similar to each new one.
+    return recipes.indices.sorted { orders[$1] < orders[$0] }.map { recipes[$0] }
   }
 }
