@@ -117,16 +117,23 @@ struct Device: Sendable {
 
   /// Starts the device from its file, or from its backup (amnesia), under `incarnation`;
   /// `incarnationSeed` names the fresh incarnations it may move to.
+  ///
+  /// - Returns: Whether the file read back as it was saved: always with files storage, whose
+  ///   store checks what it opens against `disk`; with memory storage, whether the decoded
+  ///   bytes hold the saved state and removals. A device whose file read back otherwise runs
+  ///   on what it read, as an app would.
+  @discardableResult
   mutating func restart(
     fromBackup: Bool, incarnation: ReplicaID, incarnationSeed: UInt64,
     configuration: SimulationConfiguration
-  ) throws(StoreError) {
+  ) throws(StoreError) -> Bool {
     let fault = configuration.fault
     if fromBackup {
       disk = backup
       legacyDisk = legacyBackup
       if store != nil { Self.copyReplicaFile(from: backupFile, to: file) }
     }
+    var readBack = true
     if store != nil {
       try openFile(incarnation: incarnation, fault: fault)
     } else {
@@ -134,7 +141,9 @@ struct Device: Sendable {
       if let disk {
         var bytes = ReplicaFileFormat.encode(ReplicaFileContents(disk))
         if fault == .damagesFileOnRestart { bytes[bytes.count / 2] ^= 0x01 }
-        contents = try ReplicaFileFormat.decode(bytes, file: file)
+        var read = try ReplicaFileFormat.decode(bytes, file: file)
+        if fault == .fileReadsBackWithoutRemovals { read.removals = [] }
+        (contents, readBack) = Self.sharing(disk, read)
       }
       var store = ReplicaStore(fileURL: file)
       replica = try store.open(
@@ -147,6 +156,27 @@ struct Device: Sendable {
     folderProgress = FolderProgress()
     folderProgress.faults = FileFaults(playing: fault)
     downUntil = nil
+    return readBack
+  }
+
+  /// `read`, the contents decoded from the bytes `disk` was saved as, holding `disk`'s own
+  /// state and removals where it read them back equal, and whether it did. Equal values run
+  /// the same; `disk`'s share their records' storage with the replica before the crash and,
+  /// through the messages it merged, with its peers, where decoded records would be copies of
+  /// their own: at 50 devices, one more copy of the household for each device that restarted.
+  /// The greatest timestamp found while reading (ADR 0027) stays, as the open uses it.
+  static func sharing(_ disk: HouseholdReplica, _ read: ReplicaFileContents) -> (
+    ReplicaFileContents, readBack: Bool
+  ) {
+    var contents = read
+    let sameState = read.state == disk.state
+    let sameRemovals = read.removals == disk.removals
+    if sameState {
+      contents.state = disk.state
+      contents.greatestTimestampRead = read.greatestTimestampRead
+    }
+    if sameRemovals { contents.removals = disk.removals }
+    return (contents, sameState && sameRemovals)
   }
 }
 

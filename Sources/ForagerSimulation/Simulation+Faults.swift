@@ -81,9 +81,13 @@ extension Simulation {
       markWritesLostToRestore(of: index)
     }
     do {
-      try devices[index].restart(
+      let readBack = try devices[index].restart(
         fromBackup: fromBackup, incarnation: incarnation, incarnationSeed: random.next(),
         configuration: configuration)
+      if !readBack {
+        unexpectedFailures.append(
+          "step \(step): \(name(index))'s file read back other than it was saved")
+      }
       record(
         "\(name(index)) restarts from its \(fromBackup ? "backup (amnesia)" : "file") as replica \(incarnation)",
         device: index)

@@ -159,6 +159,11 @@ package enum SimulationFault: String, CaseIterable, Hashable, Sendable {
   /// Merges a state the replica refuses as unsound anyway, as a build without the merge's
   /// model check would: the check of the state after the merge must find it.
   case mergeTakesUnsoundStates
+  /// A restarted device's file reads back without the records merges removed (kept for a
+  /// restore, ADR 0015), as a codec that drops a field would (memory storage): no check of
+  /// the final states reads them, so only the check that the file read back as saved finds
+  /// the loss.
+  case fileReadsBackWithoutRemovals
 
   /// The hostile acts that expose the bug, which the hostile peer plays alone while it is
   /// injected (those its transport and storage allow), so that a run reaches the bug whatever
@@ -169,7 +174,7 @@ package enum SimulationFault: String, CaseIterable, Hashable, Sendable {
     case .appendsAfterDamagedJournal: [.cutJournal, .damagedLine, .diskFault]
     case .mergeTakesUnsoundStates: [.unsoundState]
     case .mergeIgnoresIngredients, .restartKeepsReplicaID, .damagesFileOnRestart,
-      .olderBuildDropsCarriedMaps:
+      .olderBuildDropsCarriedMaps, .fileReadsBackWithoutRemovals:
       nil
     }
   }

@@ -40,6 +40,23 @@ import Testing
     #expect(report.text.contains("could not open its file"))
   }
 
+  /// A file that reads back without what was saved in it is reported at the restart, though
+  /// no check of the final states reads what it lost.
+  @Test func aFileThatReadsBackWithoutItsRemovalsIsReported() throws {
+    var configuration = SimulationConfiguration(seed: 5)
+    configuration.steps = 600
+    configuration.crashRate = 0.05
+    configuration.fault = .fileReadsBackWithoutRemovals
+    let report = Simulation.run(configuration)
+    #expect(!report.holds)
+    let failed = report.invariants.filter { !$0.holds }.map(\.name)
+    #expect(failed == ["no operation failed unexpectedly"], "\(failed)")
+    #expect(report.text.contains("file read back other than it was saved"))
+    configuration.fault = nil
+    let sound = Simulation.run(configuration)
+    #expect(sound.holds, "\(sound.text)")
+  }
+
   @Test func aRestartThatKeepsItsReplicaIDLosesAcknowledgedWrites() throws {
     var configuration = SimulationConfiguration(seed: 5)
     configuration.steps = 600
