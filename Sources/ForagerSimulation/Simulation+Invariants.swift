@@ -236,27 +236,42 @@ extension Simulation {
   /// Each field a logged write set holds a value someone wrote: a logged write's, or the
   /// default no one chose (stamped at genesis). A creation that stamped its defaults as a
   /// write would pass the check above (its stamp is later) while a choice was lost to it.
+  ///
+  /// It keeps one flag per field written, not every stamp of every field, and names only the
+  /// fields that fail: at 50 devices and 100,000 steps the stamps' sets and the names of every
+  /// field were some 30 MB at the run's peak of memory, which is the end.
   private func unwrittenFieldValues(in finals: [HouseholdState]) -> [Violation] {
-    var written: [[FieldRef: Set<HybridTimestamp>]] = finals.map { _ in [:] }
+    struct Written: Hashable {
+      let household: Int
+      let field: FieldRef
+    }
+    // Whether a logged write made the value the field holds at the end (or it holds none, or
+    // the default no one chose).
+    var madeByALoggedWrite: [Written: Bool] = [:]
     for write in writes {
-      if case .field(let field, let stamp, _) = write.effect {
-        written[write.household][field, default: []].insert(stamp)
-      }
+      guard case .field(let field, let stamp, _) = write.effect else { continue }
+      let written = Written(household: write.household, field: field)
+      if madeByALoggedWrite[written] == true { continue }
+      let held = finals[write.household].field(field)?.stamp
+      madeByALoggedWrite[written] = held == nil || held == HouseholdState.genesis || held == stamp
     }
-    var found: [Violation] = []
-    for (household, fields) in written.enumerated() {
-      for (field, stamps) in fields.sorted(byName: { "\($0.key)" }) {
-        guard let (stamp, value) = finals[household].field(field),
-          stamp != HouseholdState.genesis, !stamps.contains(stamp)
-        else { continue }
-        found.append(
-          Violation(
-            text:
-              "\(field) holds \(value.debugDescription) at \(stamp), which no logged write made",
-            records: [field.record]))
-      }
+    // In order of household and text, which begins with the field's name (two fields may
+    // share a name), so that a failing run reports the same on every run.
+    let unmade = madeByALoggedWrite.compactMap { written, made in
+      made
+        ? nil
+        : finals[written.household].field(written.field).map { stamp, value in
+          (
+            household: written.household,
+            violation: Violation(
+              text:
+                "\(written.field) holds \(value.debugDescription) at \(stamp), which no logged write made",
+              records: [written.field.record])
+          )
+        }
     }
-    return found
+    return unmade.sorted { ($0.household, $0.violation.text) < ($1.household, $1.violation.text) }
+      .map(\.violation)
   }
 
   /// Each counter's contribution from each replica equals that replica's logged increments;

@@ -57,6 +57,35 @@ import Testing
     #expect(sound.holds, "\(sound.text)")
   }
 
+  /// A field holding a value at a stamp no logged write made fails the check of acknowledged
+  /// writes, though every logged write of it is superseded: the run's field writes are logged
+  /// at an earlier stamp than the one the final state holds.
+  @Test func aFieldValueNoLoggedWriteMadeIsFound() throws {
+    var simulation = Simulation(SimulationTests.shortRun(seed: 3, steps: 600))
+    #expect(simulation.run(progress: nil).holds)
+    let finals = (0..<simulation.configuration.households).map(simulation.finalState(of:))
+    var moved: [Int: Set<FieldRef>] = [:]
+    simulation.writes = simulation.writes.map { write in
+      guard case .field(let field, let stamp, let value) = write.effect,
+        stamp != HouseholdState.genesis, finals[write.household].field(field)?.stamp == stamp
+      else { return write }
+      moved[write.household, default: []].insert(field)
+      let earlier = HybridTimestamp(wallMilliseconds: 1, replica: stamp.replica)
+      return LoggedWrite(
+        household: write.household, device: write.device, step: write.step,
+        operation: write.operation, record: write.record, dot: write.dot,
+        effect: .field(field, earlier, value: value))
+    }
+    let movedCount = moved.values.map(\.count).reduce(0, +)
+    #expect(movedCount > 0)
+    simulation.checkInvariants()
+    let check = try #require(
+      simulation.report.invariants.first { $0.name.hasPrefix("every acknowledged write") })
+    #expect(!check.holds)
+    let unmade = check.violations.filter { $0.hasSuffix("which no logged write made") }
+    #expect(unmade.count == movedCount, "\(check.violations.prefix(3))")
+  }
+
   @Test func aRestartThatKeepsItsReplicaIDLosesAcknowledgedWrites() throws {
     var configuration = SimulationConfiguration(seed: 5)
     configuration.steps = 600
