@@ -239,7 +239,7 @@ extension Simulation {
   ///
   /// It keeps one flag per field written, not every stamp of every field, and names only the
   /// fields that fail: at 50 devices and 100,000 steps the stamps' sets and the names of every
-  /// field were some 30 MB at the run's peak of memory, which is the end.
+  /// field were some 30 MB of heap at the end of the run.
   private func unwrittenFieldValues(in finals: [HouseholdState]) -> [Violation] {
     struct Written: Hashable {
       let household: Int

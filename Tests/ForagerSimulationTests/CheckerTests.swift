@@ -29,11 +29,7 @@ import Testing
   /// A device that cannot open its file after a crash is reported, and the run ends with a
   /// report rather than a trap (the checks read the devices that run).
   @Test func aDeviceThatCannotOpenItsFileIsReportedNotTrappedOn() throws {
-    var configuration = SimulationConfiguration(seed: 5)
-    configuration.steps = 600
-    configuration.crashRate = 0.05
-    configuration.fault = .damagesFileOnRestart
-    let report = Simulation.run(configuration)
+    let report = Simulation.run(Self.crashingRun(playing: .damagesFileOnRestart))
     #expect(!report.holds)
     let failed = report.invariants.filter { !$0.holds }.map(\.name)
     #expect(failed.contains("every device opens its file"), "\(failed)")
@@ -43,18 +39,22 @@ import Testing
   /// A file that reads back without what was saved in it is reported at the restart, though
   /// no check of the final states reads what it lost.
   @Test func aFileThatReadsBackWithoutItsRemovalsIsReported() throws {
-    var configuration = SimulationConfiguration(seed: 5)
-    configuration.steps = 600
-    configuration.crashRate = 0.05
-    configuration.fault = .fileReadsBackWithoutRemovals
-    let report = Simulation.run(configuration)
+    let report = Simulation.run(Self.crashingRun(playing: .fileReadsBackWithoutRemovals))
     #expect(!report.holds)
     let failed = report.invariants.filter { !$0.holds }.map(\.name)
     #expect(failed == ["no operation failed unexpectedly"], "\(failed)")
     #expect(report.text.contains("file read back other than it was saved"))
-    configuration.fault = nil
-    let sound = Simulation.run(configuration)
+    let sound = Simulation.run(Self.crashingRun(playing: nil))
     #expect(sound.holds, "\(sound.text)")
+  }
+
+  /// A short run (seed 5) in which devices crash often, playing `fault`.
+  static func crashingRun(playing fault: SimulationFault?) -> SimulationConfiguration {
+    var configuration = SimulationConfiguration(seed: 5)
+    configuration.steps = 600
+    configuration.crashRate = 0.05
+    configuration.fault = fault
+    return configuration
   }
 
   /// A field holding a value at a stamp no logged write made fails the check of acknowledged
