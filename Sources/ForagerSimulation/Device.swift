@@ -7,8 +7,9 @@ import SemanticCRDT
 ///
 /// The device saves after every change, as an app with a durable store does, so what is
 /// acknowledged is on its disk. With memory storage the "disk" keeps the saved replica as a
-/// value; a restart turns it into the file's bytes with ``ReplicaFileFormat`` and opens them as
-/// ``ReplicaStore`` does, under a fresh incarnation id. With files storage the device saves
+/// value; a restart opens it as ``ReplicaStore`` opens a file's contents, under a fresh
+/// incarnation id, and the run checks that the file's bytes (``ReplicaFileFormat``) read back
+/// as it. With files storage the device saves
 /// through a real ``ReplicaStore`` (a journal line of its edits, with those a failed save did
 /// not write; a snapshot after a merge) and a restart opens the real file; `disk` then models
 /// what the file must hold at least: the replica as of the last save that succeeded.
@@ -118,32 +119,42 @@ struct Device: Sendable {
   /// Starts the device from its file, or from its backup (amnesia), under `incarnation`;
   /// `incarnationSeed` names the fresh incarnations it may move to.
   ///
-  /// - Returns: Whether the file read back as it was saved: always with files storage, whose
-  ///   store checks what it opens against `disk`; with memory storage, whether the decoded
-  ///   bytes hold the saved state and removals. A device whose file read back otherwise runs
-  ///   on what it read, as an app would.
+  /// With memory storage the store opens the saved replica's own values, as the file's bytes
+  /// would give them: their records share storage with the replica before the crash and,
+  /// through the messages it merged, with its peers, where decoded records would be copies of
+  /// their own (at 50 devices, one more copy of the household for each device that restarted).
+  /// That the bytes do give them is for the caller to check, with the returned replica
+  /// (``SoundnessChecks/readBack(_:file:fault:device:what:)``).
+  ///
+  /// - Returns: The replica the file must read back as: the saved one, with memory storage;
+  ///   `nil` with files storage, whose store opens the file's bytes and checks them against
+  ///   `disk`, and when the file is damaged on purpose (``SimulationFault/damagesFileOnRestart``),
+  ///   whose bytes are read here, so that the device cannot open them.
   @discardableResult
   mutating func restart(
     fromBackup: Bool, incarnation: ReplicaID, incarnationSeed: UInt64,
     configuration: SimulationConfiguration
-  ) throws(StoreError) -> Bool {
+  ) throws(StoreError) -> HouseholdReplica? {
     let fault = configuration.fault
     if fromBackup {
       disk = backup
       legacyDisk = legacyBackup
       if store != nil { Self.copyReplicaFile(from: backupFile, to: file) }
     }
-    var readBack = true
+    var toReadBack: HouseholdReplica?
     if store != nil {
       try openFile(incarnation: incarnation, fault: fault)
     } else {
       var contents: ReplicaFileContents?
       if let disk {
-        var bytes = ReplicaFileFormat.encode(ReplicaFileContents(disk))
-        if fault == .damagesFileOnRestart { bytes[bytes.count / 2] ^= 0x01 }
-        var read = try ReplicaFileFormat.decode(bytes, file: file)
-        if fault == .fileReadsBackWithoutRemovals { read.removals = [] }
-        (contents, readBack) = Self.sharing(disk, read)
+        if fault == .damagesFileOnRestart {
+          var bytes = ReplicaFileFormat.encode(ReplicaFileContents(disk))
+          bytes[bytes.count / 2] ^= 0x01
+          contents = try ReplicaFileFormat.decode(bytes, file: file)
+        } else {
+          contents = ReplicaFileContents(disk)
+          toReadBack = disk
+        }
       }
       var store = ReplicaStore(fileURL: file)
       replica = try store.open(
@@ -156,27 +167,7 @@ struct Device: Sendable {
     folderProgress = FolderProgress()
     folderProgress.faults = FileFaults(playing: fault)
     downUntil = nil
-    return readBack
-  }
-
-  /// `read`, the contents decoded from the bytes `disk` was saved as, holding `disk`'s own
-  /// state and removals where it read them back equal, and whether it did. Equal values run
-  /// the same; `disk`'s share their records' storage with the replica before the crash and,
-  /// through the messages it merged, with its peers, where decoded records would be copies of
-  /// their own: at 50 devices, one more copy of the household for each device that restarted.
-  /// The greatest timestamp found while reading (ADR 0027) stays, as the open uses it.
-  static func sharing(_ disk: HouseholdReplica, _ read: ReplicaFileContents) -> (
-    ReplicaFileContents, readBack: Bool
-  ) {
-    var contents = read
-    let sameState = read.state == disk.state
-    let sameRemovals = read.removals == disk.removals
-    if sameState {
-      contents.state = disk.state
-      contents.greatestTimestampRead = read.greatestTimestampRead
-    }
-    if sameRemovals { contents.removals = disk.removals }
-    return (contents, sameState && sameRemovals)
+    return toReadBack
   }
 }
 

@@ -81,12 +81,13 @@ extension Simulation {
       markWritesLostToRestore(of: index)
     }
     do {
-      let readBack = try devices[index].restart(
+      let saved = try devices[index].restart(
         fromBackup: fromBackup, incarnation: incarnation, incarnationSeed: random.next(),
         configuration: configuration)
-      if !readBack {
-        unexpectedFailures.append(
-          "step \(step): \(name(index))'s file read back other than it was saved")
+      if let saved {
+        soundness.readBack(
+          saved, file: devices[index].file, fault: configuration.fault, device: index,
+          what: "step \(step): \(name(index)) restarts")
       }
       record(
         "\(name(index)) restarts from its \(fromBackup ? "backup (amnesia)" : "file") as replica \(incarnation)",

@@ -20,7 +20,7 @@ extension Simulation {
           Violation(
             text: "\(name($0.index)) could not open its file (see the failed operations)",
             devices: [$0.index])
-        } + unopenableFiles()
+        } + soundness.violations(.file) + unopenableFiles()
       ))
     invariants.append(
       (

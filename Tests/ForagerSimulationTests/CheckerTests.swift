@@ -42,8 +42,8 @@ import Testing
     let report = Simulation.run(Self.crashingRun(playing: .fileReadsBackWithoutRemovals))
     #expect(!report.holds)
     let failed = report.invariants.filter { !$0.holds }.map(\.name)
-    #expect(failed == ["no operation failed unexpectedly"], "\(failed)")
-    #expect(report.text.contains("file read back other than it was saved"))
+    #expect(failed == ["every device opens its file"], "\(failed)")
+    #expect(report.text.contains("its file read back other than it was saved"))
     let sound = Simulation.run(Self.crashingRun(playing: nil))
     #expect(sound.holds, "\(sound.text)")
   }

@@ -6,9 +6,9 @@ import Testing
 
 @testable import ForagerSimulation
 
-/// A restart with memory storage decodes the bytes its disk was saved as, and runs on the
-/// saved values when they read back equal: its records then share storage with the replica
-/// before the crash (and its peers), rather than being a copy of their own.
+/// A restart with memory storage opens the saved replica's own values, and the file's bytes
+/// are checked to read back as them: the records the device runs on share storage with the
+/// replica before the crash (and its peers) rather than being a copy of their own.
 @Suite struct RestartReadBackTests {
   static func saved() throws -> HouseholdReplica {
     var phone = try RandomHousehold.newHousehold(RandomHousehold.household, devices: 1) {
@@ -31,27 +31,49 @@ import Testing
     return boxes
   }
 
-  @Test func whatReadsBackAsSavedRunsOnTheSavedRecords() throws {
-    let disk = try Self.saved()
-    let read = try Self.read(disk)
-    let (contents, readBack) = Device.sharing(disk, read)
-    #expect(readBack)
-    #expect(contents.state == read.state)
-    #expect(contents.greatestTimestampRead == read.greatestTimestampRead)
-    let saved = Self.recipeBoxes(disk.state)
-    #expect(saved.count == 3)
-    #expect(Self.recipeBoxes(contents.state) == saved)
-    // What decoding alone gives: records of their own, one more copy of the household.
-    #expect(Self.recipeBoxes(read.state).allSatisfy { saved[$0.key] != $0.value })
+  @Test func aRestartRunsOnTheSavedRecords() throws {
+    var simulation = Simulation(SimulationTests.shortRun(seed: 3, steps: 300))
+    #expect(simulation.run(progress: nil).holds)
+    var device = try #require(
+      simulation.devices.first { $0.disk?.state.recipes.isEmpty == false })
+    let disk = try #require(device.disk)
+    let saved = try device.restart(
+      fromBackup: false, incarnation: "restarted", incarnationSeed: 1,
+      configuration: simulation.configuration)
+    let replica = try #require(device.replica)
+    #expect(replica.replicaID == "restarted")
+    #expect(replica.state == disk.state)
+    #expect(saved?.state == disk.state)
+    let boxes = Self.recipeBoxes(disk.state)
+    #expect(!boxes.isEmpty)
+    #expect(Self.recipeBoxes(replica.state) == boxes)
+    // What decoding the file's bytes gives: records of their own, one more copy of the household.
+    let decoded = try Self.read(disk)
+    #expect(Self.recipeBoxes(decoded.state).allSatisfy { boxes[$0.key] != $0.value })
   }
 
-  @Test func whatReadsBackOtherwiseIsRunAndReported() throws {
-    var disk = try Self.saved()
-    let read = try Self.read(disk)
-    try disk.addRecipe(title: "Pancakes")
-    let (contents, readBack) = Device.sharing(disk, read)
-    #expect(!readBack)
-    #expect(contents.state == read.state)
-    #expect(contents.state.recipes.count == 3)
+  @Test func contentsReadBackAsSavedOnlyWhenTheyHoldWhatWasSaved() throws {
+    var saved = try Self.saved()
+    let read = try Self.read(saved)
+    #expect(SoundnessChecks.readsBack(read, as: saved))
+    var withoutRemovals = read
+    saved.removals = [RemovedRecords(id: 1, removedAtMilliseconds: 1, records: saved.state)]
+    withoutRemovals.removals = []
+    #expect(!SoundnessChecks.readsBack(withoutRemovals, as: saved))
+    saved.removals = []
+    try saved.addRecipe(title: "Pancakes")
+    #expect(!SoundnessChecks.readsBack(read, as: saved))
+  }
+
+  /// A restart's check that its file reads back runs on the second core too, and finds the
+  /// same: the fault that drops the kept removals, on one core and on two.
+  @Test(arguments: [Cores.one, .two])
+  func aFileThatReadsBackOtherwiseIsFoundOnEitherCore(cores: Cores) throws {
+    let report = Simulation.run(
+      CheckerTests.crashingRun(playing: .fileReadsBackWithoutRemovals), cores: cores)
+    let opens = try #require(report.invariants.first { $0.name == "every device opens its file" })
+    #expect(!opens.holds)
+    #expect(
+      opens.violations.allSatisfy { $0.hasSuffix("its file read back other than it was saved") })
   }
 }
