@@ -62,22 +62,23 @@ final class SoundnessChecks: @unchecked Sendable {
     _ saved: HouseholdReplica, file: URL, fault: SimulationFault?, device: Int, what: String
   ) {
     run(.file, device: device, what: what) {
-      let bytes = ReplicaFileFormat.encode(ReplicaFileContents(saved))
+      let written = ReplicaFileContents(saved)
+      let bytes = ReplicaFileFormat.encode(written)
       do {
         var read = try ReplicaFileFormat.decode(bytes, file: file)
         if fault == .fileReadsBackWithoutRemovals { read.removals = [] }
-        return Self.readsBack(read, as: saved) ? [] : ["its file read back other than it was saved"]
+        return Self.readsBack(read, as: written)
+          ? [] : ["its file read back other than it was saved"]
       } catch {
         return ["its file does not read back: \(error)"]
       }
     }
   }
 
-  /// Whether contents read from a file hold what `saved` saved: its state, removals, member,
-  /// incarnation and earlier incarnations.
-  static func readsBack(_ read: ReplicaFileContents, as saved: HouseholdReplica) -> Bool {
-    let written = ReplicaFileContents(saved)
-    return read.state == written.state && read.removals == written.removals
+  /// Whether contents read from a file hold what was `written` to it: the state, removals,
+  /// member, incarnation and earlier incarnations.
+  static func readsBack(_ read: ReplicaFileContents, as written: ReplicaFileContents) -> Bool {
+    read.state == written.state && read.removals == written.removals
       && read.member == written.member && read.replica == written.replica
       && read.incarnations == written.incarnations
   }
@@ -109,8 +110,9 @@ final class SoundnessChecks: @unchecked Sendable {
     queue.sync {}
     lock.lock()
     defer { lock.unlock() }
-    return found.keys.sorted().compactMap { found[$0]!.kind == kind ? found[$0]!.violations : nil }
-      .flatMap { $0 }
+    return found.sorted { $0.key < $1.key }.flatMap {
+      $0.value.kind == kind ? $0.value.violations : []
+    }
   }
 
   private func keep(_ violations: [Violation], _ kind: Kind, order: Int) {

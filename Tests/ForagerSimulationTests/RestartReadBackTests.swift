@@ -55,14 +55,14 @@ import Testing
   @Test func contentsReadBackAsSavedOnlyWhenTheyHoldWhatWasSaved() throws {
     var saved = try Self.saved()
     let read = try Self.read(saved)
-    #expect(SoundnessChecks.readsBack(read, as: saved))
+    #expect(SoundnessChecks.readsBack(read, as: ReplicaFileContents(saved)))
     var withoutRemovals = read
     saved.removals = [RemovedRecords(id: 1, removedAtMilliseconds: 1, records: saved.state)]
     withoutRemovals.removals = []
-    #expect(!SoundnessChecks.readsBack(withoutRemovals, as: saved))
+    #expect(!SoundnessChecks.readsBack(withoutRemovals, as: ReplicaFileContents(saved)))
     saved.removals = []
     try saved.addRecipe(title: "Pancakes")
-    #expect(!SoundnessChecks.readsBack(read, as: saved))
+    #expect(!SoundnessChecks.readsBack(read, as: ReplicaFileContents(saved)))
   }
 
   /// A restart's check that its file reads back runs on the second core too, and finds the
