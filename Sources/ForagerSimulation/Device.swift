@@ -32,7 +32,27 @@ struct Device: Sendable {
   /// The running replica; `nil` while the device is down.
   var replica: HouseholdReplica?
   /// What the file holds: the last completed save.
-  var disk: HouseholdReplica?
+  ///
+  /// With memory storage a save cannot fail and every change is saved as it is made, so while
+  /// the device is up its file holds the running replica, and that is what this reads: a
+  /// second value kept beside it would share the replica's tables, and the next change to a
+  /// map would copy the whole map, the save after it free the old one (about a tenth of the
+  /// 50-device run's time, docs/benchmarks.md). A copy is kept only while the device is down
+  /// (``crash()``), or once a restart opened a new replica and nothing is saved yet.
+  var disk: HouseholdReplica? {
+    get { fileHoldsRunningReplica ? replica : lastSaved }
+    set {
+      lastSaved = newValue
+      fileHoldsRunningReplica = false
+    }
+  }
+  /// The last completed save, while it is not the running replica.
+  private(set) var lastSaved: HouseholdReplica? = nil
+  /// Whether the last completed save is the running replica as it is now.
+  private(set) var fileHoldsRunningReplica = false
+  /// The running replica's last change (``ChangeLog/sequence``) at the last save, while the
+  /// file is read as the running replica: a later one is a change never saved.
+  private(set) var savedThrough: UInt64? = nil
   /// An older copy of the file, restored on amnesia.
   var backup: HouseholdReplica?
   var legacy = LegacyStore()
@@ -67,7 +87,9 @@ struct Device: Sendable {
   mutating func save(merged: Bool = false) -> StoreError? {
     legacyDisk = legacy
     guard var store, var replica else {
-      disk = replica
+      lastSaved = nil
+      fileHoldsRunningReplica = replica != nil
+      savedThrough = replica?.changes.log.sequence
       return nil
     }
     defer {
@@ -91,6 +113,19 @@ struct Device: Sendable {
     unsavedEdits = nil
     disk = replica
     return nil
+  }
+
+  /// The device stops: its running replica is gone, and its file holds what it held.
+  ///
+  /// - Returns: `false` when the file was read as the running replica (memory storage) and
+  ///   that replica changed after the last save: a change the simulator must always save, and
+  ///   which, read so, would have survived the crash.
+  @discardableResult
+  mutating func crash() -> Bool {
+    defer { replica = nil }
+    guard fileHoldsRunningReplica else { return true }
+    disk = replica
+    return replica?.changes.log.sequence == savedThrough
   }
 
   /// Where the backup of the device's real file is kept (files storage).

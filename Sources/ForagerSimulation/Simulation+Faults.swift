@@ -60,7 +60,9 @@ extension Simulation {
       // gone with it.
       markWritesLost(of: index, from: running, keeping: devices[index].disk?.state)
     }
-    devices[index].replica = nil
+    if !devices[index].crash() {
+      unexpectedFailures.append("step \(step): \(name(index)) crashes with a change it never saved")
+    }
     devices[index].downUntil = step + random.int(in: 1...20)
   }
 
