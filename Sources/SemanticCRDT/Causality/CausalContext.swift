@@ -147,6 +147,9 @@ public struct CausalContext: Hashable, Sendable {
     liveRanges: (ReplicaID, _ upTo: UInt64) -> [ClosedRange<UInt64>]
   ) -> CausalContext {
     var result = CausalContext()
+    // Nearly every replica keeps a part (its dead dots, or dots the peer has not seen): a
+    // table sized at once is not rehashed as it grows.
+    result.replicas.reserveCapacity(replicas.count)
     for (replica, counters) in replicas {
       let bound = version[replica]
       // The live counters are all within `bound`: taking them out of the whole set, in one

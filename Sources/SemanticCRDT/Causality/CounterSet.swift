@@ -59,7 +59,7 @@ package struct CounterSet: Hashable, Sendable {
   var isEmpty: Bool { prefix == 0 && intervals.isEmpty }
 
   /// The greatest counter in the set, or 0.
-  package var maximum: UInt64 { intervals.last?.upperBound ?? prefix }
+  @usableFromInline package var maximum: UInt64 { intervals.last?.upperBound ?? prefix }
 
   /// The set as sorted, disjoint, non-adjacent ranges.
   @usableFromInline package var ranges: [ClosedRange<UInt64>] {

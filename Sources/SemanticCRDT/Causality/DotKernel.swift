@@ -415,9 +415,10 @@ package struct DotKernel<Key: Hashable, Value> {
     var seen = ContextMembership(CausalContext(version))
     let deltaContext: CausalContext
     if let index {
-      for replica in context.replicaIDs {
+      for (replica, counters) in context.replicas {
         let bound = version[replica]
-        guard bound < .max else { continue }
+        // Most replicas' dots the peer has all seen: no key to look for in the index.
+        guard counters.maximum > bound else { continue }
         index.forEachKey(of: replica, in: (bound + 1)...UInt64.max) { key in
           guard deltaEntries[key] == nil,
             let fresh = entries[key]?.filter({ !seen.contains($0) })
