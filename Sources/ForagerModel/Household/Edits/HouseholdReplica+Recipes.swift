@@ -23,7 +23,12 @@ extension HouseholdReplica {
   /// - Complexity: O(*r*) over all recipes.
   public func findSimilarRecipes(title: String) -> [Recipe] {
     let key = RecipeTitleKey(normalizing: title)
-    return Recipe.mostUsedOrNewestFirst(state.recipes.values.filter { $0.titleKey == key })
+    // Each title is read where its recipe is stored; only the matches are copied out.
+    var similar: [Recipe] = []
+    state.recipes.forEachBoxedValue { _, box in
+      if box.value.titleKey == key { similar.append(box.value) }
+    }
+    return Recipe.mostUsedOrNewestFirst(similar)
   }
 
   /// The recipe with `id`, if any.
