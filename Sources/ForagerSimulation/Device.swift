@@ -6,13 +6,13 @@ import SemanticCRDT
 /// that file, and (for `--baseline`) the same device under the old design.
 ///
 /// The device saves after every change, as an app with a durable store does, so what is
-/// acknowledged is on its disk. With memory storage the "disk" keeps the saved replica as a
-/// value; a restart opens it as ``ReplicaStore`` opens a file's contents, under a fresh
-/// incarnation id, and the run checks that the file's bytes (``ReplicaFileFormat``) read back
-/// as it. With files storage the device saves
-/// through a real ``ReplicaStore`` (a journal line of its edits, with those a failed save did
-/// not write; a snapshot after a merge) and a restart opens the real file; `disk` then models
-/// what the file must hold at least: the replica as of the last save that succeeded.
+/// acknowledged is on its disk. With memory storage the "disk" is the saved replica as a value
+/// (while the device is up, the running replica itself: ``disk``); a restart opens it as
+/// ``ReplicaStore`` opens a file's contents, under a fresh incarnation id, and the run checks
+/// that the file's bytes (``ReplicaFileFormat``) read back as it. With files storage the device
+/// saves through a real ``ReplicaStore`` (a journal line of its edits, with those a failed save
+/// did not write; a snapshot after a merge) and a restart opens the real file; `disk` then
+/// models what the file must hold at least: the replica as of the last save that succeeded.
 struct Device: Sendable {
   let index: Int
   let household: Int
@@ -46,6 +46,8 @@ struct Device: Sendable {
       fileHoldsRunningReplica = false
     }
   }
+  // `private(set)`, not `private`: the memberwise initializer the simulation calls stays
+  // internal.
   /// The last completed save, while it is not the running replica.
   private(set) var lastSaved: HouseholdReplica? = nil
   /// Whether the last completed save is the running replica as it is now.

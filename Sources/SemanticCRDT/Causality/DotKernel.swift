@@ -246,7 +246,7 @@ package struct DotKernel<Key: Hashable, Value> {
 
   /// Whether a dot of the key at `index` satisfies `predicate`, reading the dots where they
   /// are stored. Copying the key's writes out retains its value's box, which a scan of every
-  /// key otherwise never touches: a cache miss per key, the most of a state merge's scan.
+  /// key otherwise never touches: a cache miss per key, most of what the scan cost.
   @inlinable
   func containsDot(
     at index: Dictionary<Key, DotSiblings<Value>>.Index, where predicate: (Dot) -> Bool
