@@ -40,20 +40,19 @@ struct Device: Sendable {
   /// 50-device run's time, docs/benchmarks.md). A copy is kept only while the device is down
   /// (``crash()``), or once a restart opened a new replica and nothing is saved yet.
   var disk: HouseholdReplica? {
-    get { fileHoldsRunningReplica ? replica : lastSaved }
+    get { savedThrough != nil ? replica : lastSaved }
     set {
       lastSaved = newValue
-      fileHoldsRunningReplica = false
+      savedThrough = nil
     }
   }
   // `private(set)`, not `private`: the memberwise initializer the simulation calls stays
   // internal.
   /// The last completed save, while it is not the running replica.
   private(set) var lastSaved: HouseholdReplica? = nil
-  /// Whether the last completed save is the running replica as it is now.
-  private(set) var fileHoldsRunningReplica = false
-  /// The running replica's last change (``ChangeLog/sequence``) at the last save, while the
-  /// file is read as the running replica: a later one is a change never saved.
+  /// While the file is read as the running replica, that replica's last change
+  /// (``ChangeLog/sequence``) at the last save: a later one is a change never saved. `nil`
+  /// while the file is `lastSaved`.
   private(set) var savedThrough: UInt64? = nil
   /// An older copy of the file, restored on amnesia.
   var backup: HouseholdReplica?
@@ -90,7 +89,6 @@ struct Device: Sendable {
     legacyDisk = legacy
     guard var store, var replica else {
       lastSaved = nil
-      fileHoldsRunningReplica = replica != nil
       savedThrough = replica?.changes.log.sequence
       return nil
     }
@@ -125,7 +123,7 @@ struct Device: Sendable {
   @discardableResult
   mutating func crash() -> Bool {
     defer { replica = nil }
-    guard fileHoldsRunningReplica else { return true }
+    guard let savedThrough else { return true }
     disk = replica
     return replica?.changes.log.sequence == savedThrough
   }

@@ -251,9 +251,8 @@ package struct DotKernel<Key: Hashable, Value> {
   func containsDot(
     at index: Dictionary<Key, DotSiblings<Value>>.Index, where predicate: (Dot) -> Bool
   ) -> Bool {
-    if predicate(entries.values[index].dot) { return true }
-    guard let rest = entries.values[index].rest else { return false }
-    return rest.contains { predicate($0.dot) }
+    DotSiblings<Value>.containsDot(
+      entries.values[index].dot, entries.values[index].rest, where: predicate)
   }
 
   /// Whether the key at `index` holds the same dots as `theirs`, read in place as in
@@ -262,10 +261,8 @@ package struct DotKernel<Key: Hashable, Value> {
   func hasSameDots(
     at index: Dictionary<Key, DotSiblings<Value>>.Index, as theirs: DotSiblings<Value>
   ) -> Bool {
-    guard entries.values[index].dot == theirs.dot else { return false }
-    guard let rest = entries.values[index].rest else { return theirs.rest == nil }
-    guard let other = theirs.rest, rest.count == other.count else { return false }
-    return zip(rest, other).allSatisfy { $0.dot == $1.dot }
+    DotSiblings<Value>.hasSameDots(
+      entries.values[index].dot, entries.values[index].rest, as: theirs)
   }
 
   /// Undoes a merge: puts each of `keys` back to the writes it held before, or removes it

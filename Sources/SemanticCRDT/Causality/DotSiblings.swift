@@ -121,6 +121,15 @@ package struct DotSiblings<Value> {
   /// Whether some dot satisfies `predicate`.
   @inlinable
   func containsDot(where predicate: (Dot) -> Bool) -> Bool {
+    Self.containsDot(dot, rest, where: predicate)
+  }
+
+  /// ``containsDot(where:)`` of siblings given by their first dot and `rest`: for a caller that
+  /// reads those two fields where the siblings are stored, without copying out the value.
+  @inlinable
+  static func containsDot(
+    _ dot: Dot, _ rest: [DottedValue<Value>]?, where predicate: (Dot) -> Bool
+  ) -> Bool {
     predicate(dot) || rest?.contains { predicate($0.dot) } == true
   }
 
@@ -133,6 +142,15 @@ package struct DotSiblings<Value> {
   /// Whether both hold the same dots (and so, by construction, the same values).
   @inlinable
   func hasSameDots(as other: DotSiblings) -> Bool {
+    Self.hasSameDots(dot, rest, as: other)
+  }
+
+  /// ``hasSameDots(as:)`` of siblings given by their first dot and `rest`, read in place as for
+  /// ``containsDot(_:_:where:)``.
+  @inlinable
+  static func hasSameDots(_ dot: Dot, _ rest: [DottedValue<Value>]?, as other: DotSiblings)
+    -> Bool
+  {
     guard dot == other.dot else { return false }
     guard let rest else { return other.rest == nil }
     guard let theirs = other.rest, rest.count == theirs.count else { return false }
