@@ -122,7 +122,7 @@ public struct SyncSession: Sendable {
     replica.changes.log.seal(recordCount: replica.state.recordCount)
     let through = replica.changes.log.sequence
     sentThrough = max(sentThrough, through)
-    replica.changes.log.noteSent(replica.state)
+    let version = replica.changes.log.noteSent(replica.state)
     func full() -> SyncMessage {
       owesFullState = false
       return SyncMessage(
@@ -136,7 +136,7 @@ public struct SyncSession: Sendable {
       SyncMessage(
         household: replica.householdID, sender: replica.replicaID, through: through, since: nil,
         recipient: peer?.replica, acknowledged: peer?.merged, state: nil,
-        senderVersion: replica.state.version, compact: peer == nil || peerReadsCompact)
+        senderVersion: version, compact: peer == nil || peerReadsCompact)
     }
     guard let peer else { return announcesVersions ? announcement() : full() }
     func delta(
@@ -174,7 +174,7 @@ public struct SyncSession: Sendable {
     }
     return delta(
       replica.delta(since: peerHeld), since: 0,
-      senderVersion: announcesVersions && peerAnnounces ? replica.state.version : nil)
+      senderVersion: announcesVersions && peerAnnounces ? version : nil)
   }
 
   /// Merges a message from the peer into `replica` and learns what each side has merged, and

@@ -69,8 +69,16 @@ public struct VersionVector: Hashable, Sendable {
 extension VersionVector: Mergeable {
   /// Sets every entry to the maximum of both vectors.
   ///
+  /// When `other` has seen every event this vector has, the result is `other` itself and
+  /// shares its storage: a peer's newer version joined with what was known of it (the common
+  /// case) keeps no copy of its own.
+  ///
   /// - Complexity: O(*r*) for *r* entries of `other`.
   public mutating func merge(_ other: VersionVector) {
+    if counters.count <= other.counters.count, other.dominates(self) {
+      self = other
+      return
+    }
     for (replica, counter) in other.counters where counter > self[replica] {
       counters[replica] = counter
     }

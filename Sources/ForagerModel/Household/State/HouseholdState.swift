@@ -330,6 +330,30 @@ extension HouseholdVersion: Mergeable {
   }
 }
 
+extension HouseholdVersion {
+  /// Gives each map's version that equals `other`'s the storage of `other`'s: versions kept
+  /// side by side (a replica's at the numbers its messages carried, ``ChangeLog/noteSent(_:)``)
+  /// then hold a table of their own only for the maps that changed between them.
+  ///
+  /// - Complexity: O(maps × replicas).
+  package mutating func shareStorage(with other: HouseholdVersion) {
+    struct Share: HouseholdMapVisitor {
+      var version: HouseholdVersion
+      let other: HouseholdVersion
+      mutating func visit<Record>(_ map: HouseholdMap<Record>) {
+        if version[keyPath: map.version] == other[keyPath: map.version] {
+          version[keyPath: map.version] = other[keyPath: map.version]
+        }
+      }
+    }
+    let carried = carriedMapNames(with: other)
+    var share = Share(version: self, other: other)
+    HouseholdState.forEachMap(&share, carrying: carried)
+    self = share.version
+    if categoryMoves == other.categoryMoves { categoryMoves = other.categoryMoves }
+  }
+}
+
 extension HouseholdState: DeltaMergeable {
   public var version: HouseholdVersion {
     struct Read: HouseholdMapVisitor {
