@@ -38,9 +38,10 @@ struct Device: Sendable {
   /// second value kept beside it would share the replica's tables, and the next change to a
   /// map would copy the whole map, the save after it free the old one (about a tenth of the
   /// 50-device run's time, docs/benchmarks.md). A copy is kept only while the device is down
-  /// (``crash()``), or once a restart opened a new replica and nothing is saved yet.
-  var disk: HouseholdReplica? {
-    get { savedThrough != nil ? replica : lastSaved }
+  /// (``crash()``), or once a restart opened a new replica and nothing is saved yet; like the
+  /// backup, it is what the file holds (``fileContents(of:)``).
+  var disk: ReplicaFileContents? {
+    get { savedThrough != nil ? replica.map(Self.fileContents(of:)) : lastSaved }
     set {
       lastSaved = newValue
       savedThrough = nil
@@ -49,13 +50,13 @@ struct Device: Sendable {
   // `private(set)`, not `private`: the memberwise initializer the simulation calls stays
   // internal.
   /// The last completed save, while it is not the running replica.
-  private(set) var lastSaved: HouseholdReplica? = nil
+  private(set) var lastSaved: ReplicaFileContents? = nil
   /// While the file is read as the running replica, that replica's last change
   /// (``ChangeLog/sequence``) at the last save: a later one is a change never saved. `nil`
   /// while the file is `lastSaved`.
   private(set) var savedThrough: UInt64? = nil
   /// An older copy of the file, restored on amnesia.
-  var backup: HouseholdReplica?
+  var backup: ReplicaFileContents?
   var legacy = LegacyStore()
   var legacyDisk = LegacyStore()
   var legacyBackup = LegacyStore()
@@ -111,7 +112,7 @@ struct Device: Sendable {
     }
     needsSnapshot = false
     unsavedEdits = nil
-    disk = replica
+    disk = Self.fileContents(of: replica)
     return nil
   }
 
@@ -124,8 +125,19 @@ struct Device: Sendable {
   mutating func crash() -> Bool {
     defer { replica = nil }
     guard let savedThrough else { return true }
-    disk = replica
+    disk = replica.map(Self.fileContents(of:))
     return replica?.changes.log.sequence == savedThrough
+  }
+
+  /// What the file of `replica` holds, as a value: its state, without the index of live writes
+  /// that opening builds again, its kept removals and incarnations; not its change log, nor
+  /// the versions its sessions were sent. Kept as a replica, the 50 devices' backups (whose
+  /// tables each change to the running replica copies) held another 108 MB at 100,000
+  /// steps (docs/benchmarks.md).
+  static func fileContents(of replica: HouseholdReplica) -> ReplicaFileContents {
+    var contents = ReplicaFileContents(replica)
+    contents.state = contents.state.withoutIndexes
+    return contents
   }
 
   /// Where the backup of the device's real file is kept (files storage).
@@ -169,25 +181,25 @@ struct Device: Sendable {
   mutating func restart(
     fromBackup: Bool, incarnation: ReplicaID, incarnationSeed: UInt64,
     configuration: SimulationConfiguration
-  ) throws(StoreError) -> HouseholdReplica? {
+  ) throws(StoreError) -> ReplicaFileContents? {
     let fault = configuration.fault
     if fromBackup {
       disk = backup
       legacyDisk = legacyBackup
       if store != nil { Self.copyReplicaFile(from: backupFile, to: file) }
     }
-    var toReadBack: HouseholdReplica?
+    var toReadBack: ReplicaFileContents?
     if store != nil {
       try openFile(incarnation: incarnation, fault: fault)
     } else {
       var contents: ReplicaFileContents?
       if let disk {
         if fault == .damagesFileOnRestart {
-          var bytes = ReplicaFileFormat.encode(ReplicaFileContents(disk))
+          var bytes = ReplicaFileFormat.encode(disk)
           bytes[bytes.count / 2] ^= 0x01
           contents = try ReplicaFileFormat.decode(bytes, file: file)
         } else {
-          contents = ReplicaFileContents(disk)
+          contents = disk
           toReadBack = disk
         }
       }

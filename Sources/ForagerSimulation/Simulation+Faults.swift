@@ -75,7 +75,7 @@ extension Simulation {
   /// Starts a crashed device from its file, or (amnesia) from its older backup.
   mutating func restart(_ index: Int) {
     let fromBackup = random.chance(configuration.amnesiaRate)
-    let previous = devices[index].disk?.replicaID
+    let previous = devices[index].disk?.replica
     var incarnation = nextReplicaID()
     if configuration.fault == .restartKeepsReplicaID, let previous { incarnation = previous }
     if fromBackup {

@@ -53,16 +53,15 @@ final class SoundnessChecks: @unchecked Sendable {
     run(.state, device: device, what: what) { state.invariantViolations() }
   }
 
-  /// Checks that `saved`, device `device`'s replica as its last save left it, reads back from
-  /// the bytes of its file as it was saved, as `restart` (a text that starts with the step and
-  /// names the device) opened it: the device runs on the saved values, and the file's bytes,
+  /// Checks that `written`, what device `device`'s file holds as its last save left it, reads
+  /// back from the bytes of that file as it was saved, as `restart` (a text that starts with
+  /// the step and names the device) opened it: the device runs on the saved values, and the file's bytes,
   /// read as a store reads them, must hold the same. `fault` plays
   /// ``SimulationFault/fileReadsBackWithoutRemovals``.
   func readBack(
-    _ saved: HouseholdReplica, file: URL, fault: SimulationFault?, device: Int, what: String
+    _ written: ReplicaFileContents, file: URL, fault: SimulationFault?, device: Int, what: String
   ) {
     run(.file, device: device, what: what) {
-      let written = ReplicaFileContents(saved)
       let bytes = ReplicaFileFormat.encode(written)
       do {
         var read = try ReplicaFileFormat.decode(bytes, file: file)

@@ -32,10 +32,10 @@ import Testing
       fromBackup: false, incarnation: "restarted", incarnationSeed: 1,
       configuration: SimulationTests.shortRun())
     #expect(device.replica?.replicaID == "restarted")
-    #expect(device.disk?.replicaID != "restarted")
+    #expect(device.disk?.replica != "restarted")
     #expect(device.disk?.state == saved)
     device.save()
-    #expect(device.disk?.replicaID == "restarted")
+    #expect(device.disk?.replica == "restarted")
   }
 
   @Test func aChangeNeverSavedIsFoundAtTheCrash() throws {

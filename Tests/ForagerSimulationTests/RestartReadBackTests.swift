@@ -21,7 +21,11 @@ import Testing
   }
 
   static func read(_ replica: HouseholdReplica) throws -> ReplicaFileContents {
-    let bytes = ReplicaFileFormat.encode(ReplicaFileContents(replica))
+    try read(ReplicaFileContents(replica))
+  }
+
+  static func read(_ written: ReplicaFileContents) throws -> ReplicaFileContents {
+    let bytes = ReplicaFileFormat.encode(written)
     return try ReplicaFileFormat.decode(bytes, file: URL(fileURLWithPath: "/sim/phone.json"))
   }
 

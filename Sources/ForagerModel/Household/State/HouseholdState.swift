@@ -86,8 +86,9 @@ public struct HouseholdState: Equatable, Codable, Sendable {
     categoryMoves = .emptyDelta
   }
 
-  /// This state with every map a state: a delta without the keys its maps name as removed
-  /// (for tests that merging a delta gives what merging its state form gives).
+  /// This state with every map a state, keeping no index of live writes: a delta without the
+  /// keys its maps name as removed (for tests that merging a delta gives what merging its
+  /// state form gives), a state without its indexes (``withoutIndexes``).
   package var stateForm: HouseholdState {
     struct StateForm: HouseholdMapVisitor {
       var state: HouseholdState
@@ -100,6 +101,11 @@ public struct HouseholdState: Equatable, Codable, Sendable {
     form.state.categoryMoves = categoryMoves?.stateForm
     return form.state
   }
+
+  /// This state without its maps' indexes of live writes (``indexLiveDots()``): what a
+  /// replica's file holds, which opening indexes again. A state (not a delta) is its own
+  /// ``stateForm`` but for the indexes, which a state form does not keep.
+  package var withoutIndexes: HouseholdState { stateForm }
 
   /// Starts keeping every map's index of live writes (see `ORMap.indexLiveDots()`), so that
   /// ``delta(since:)`` costs what the delta holds and merging a small delta finds what it
