@@ -18,12 +18,28 @@ public struct RemovedRecords: Identifiable, Equatable, Sendable {
   public let removedAtMilliseconds: UInt64
   /// The removed records, each as it was just before the merge: a state holding only them
   /// (its references may name records that were not removed).
-  package let records: HouseholdState
+  package var records: HouseholdState { stored.records }
+  /// ``records``, boxed. A replica keeps up to ``maximumKept`` removals, and a state is 416
+  /// bytes of maps even when they are empty: a copy of the list (the replica's file's, a
+  /// backup's), and each change to a list shared with one, then copies and retains a
+  /// reference per removal rather than every map of every removal.
+  private let stored: Stored
+
+  private final class Stored: Sendable {
+    let records: HouseholdState
+    init(_ records: HouseholdState) { self.records = records }
+  }
 
   package init(id: Int64, removedAtMilliseconds: UInt64, records: HouseholdState) {
     self.id = id
     self.removedAtMilliseconds = removedAtMilliseconds
-    self.records = records
+    stored = Stored(records)
+  }
+
+  /// Whether both removals have the same id and time and the same records.
+  public static func == (lhs: RemovedRecords, rhs: RemovedRecords) -> Bool {
+    lhs.id == rhs.id && lhs.removedAtMilliseconds == rhs.removedAtMilliseconds
+      && (lhs.stored === rhs.stored || lhs.records == rhs.records)
   }
 
   /// When the merge removed them.
