@@ -127,10 +127,10 @@ extension Simulation {
 
   /// The positions in `log`, not among `marked`, of the writes of device `index`'s household
   /// that `lost` had seen and `kept` had not, and that no other device's file has seen.
-  private func positions<Write: SavedWrite>(
-    of log: [Write], lostBy index: Int, from lost: HouseholdState, keeping kept: HouseholdState?,
+  private func positions<Log: RandomAccessCollection>(
+    of log: Log, lostBy index: Int, from lost: HouseholdState, keeping kept: HouseholdState?,
     besides marked: Set<Int>
-  ) -> [Int] {
+  ) -> [Int] where Log.Element: SavedWrite, Log.Index == Int {
     let household = devices[index].household
     let others = householdDevices[household].filter { $0 != index }.compactMap {
       devices[$0].disk?.state

@@ -33,7 +33,7 @@ public struct Simulation: Sendable {
   var created: [CreatedIDs] = []
   var network = Network()
   var step = 0
-  var writes: [LoggedWrite] = []
+  var writes = ChunkedLog<LoggedWrite>()
   /// Indices into `writes` by household and record, to tell which writes a removal had seen.
   var writesByRecord: [[RecordKey: [Int]]] = []
   var removals: [LoggedRemoval] = []

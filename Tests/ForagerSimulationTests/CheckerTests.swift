@@ -65,7 +65,7 @@ import Testing
     #expect(simulation.run(progress: nil).holds)
     let finals = (0..<simulation.configuration.households).map(simulation.finalState(of:))
     var moved: [Int: Set<FieldRef>] = [:]
-    simulation.writes = simulation.writes.map { write in
+    let rewritten = simulation.writes.map { write in
       guard case .field(let field, let stamp, let value) = write.effect,
         stamp != HouseholdState.genesis, finals[write.household].field(field)?.stamp == stamp
       else { return write }
@@ -76,6 +76,7 @@ import Testing
         operation: write.operation, record: write.record, dot: write.dot,
         effect: .field(field, earlier, value: value))
     }
+    simulation.writes = ChunkedLog(rewritten)
     let movedCount = moved.values.map(\.count).reduce(0, +)
     #expect(movedCount > 0)
     simulation.checkInvariants()
