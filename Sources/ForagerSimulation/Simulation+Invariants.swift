@@ -213,15 +213,14 @@ extension Simulation {
   /// The positions of the logged writes that a logged removal had seen: the removal took them
   /// away, whatever survives of their record.
   private func writesRemovedBySeers() -> Set<Int> {
-    var removalsSeen: [Int: [RecordKey: [Set<Dot>]]] = [:]
+    var removalsOf: [Int: [RecordKey: [LoggedRemoval]]] = [:]
     for removal in removals {
-      removalsSeen[removal.household, default: [:]][removal.record, default: []].append(
-        removal.seen)
+      removalsOf[removal.household, default: [:]][removal.record, default: []].append(removal)
     }
     var removed: Set<Int> = []
     for (position, write) in writes.enumerated()
-    where removalsSeen[write.household]?[write.record]?.contains(where: {
-      $0.contains(write.dot)
+    where removalsOf[write.household]?[write.record]?.contains(where: {
+      $0.hasSeen(write.dot)
     }) ?? false {
       removed.insert(position)
     }

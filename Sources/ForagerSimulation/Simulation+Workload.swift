@@ -606,7 +606,7 @@ extension Simulation {
       removals.append(
         LoggedRemoval(
           household: household, device: index, step: step, operation: operation, record: record,
-          seen: Set(seen)))
+          seen: Set(seen).sorted()))
       touched.append(record)
     }
     report.acknowledgedWrites += pending.count + removing.count

@@ -124,8 +124,22 @@ struct LoggedRemoval: Sendable {
   let step: Int
   let operation: String
   let record: RecordKey
-  /// The logged writes of the record that the removal had seen (and so removed).
-  let seen: Set<Dot>
+  /// The dots of the logged writes of the record that the removal had seen (and so removed),
+  /// ascending and each once: a few per removal, for which a set's table (with room to grow)
+  /// was 15 MB of the 50-device run's 100,000 steps.
+  let seen: [Dot]
+
+  /// Whether the removal had seen a logged write of `dot`.
+  ///
+  /// - Complexity: O(log *n*) for *n* dots seen.
+  func hasSeen(_ dot: Dot) -> Bool {
+    var (low, high) = (0, seen.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if seen[middle] < dot { low = middle + 1 } else { high = middle }
+    }
+    return low < seen.count && seen[low] == dot
+  }
 }
 
 extension HouseholdState {
