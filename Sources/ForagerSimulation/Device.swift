@@ -6,13 +6,14 @@ import SemanticCRDT
 /// that file, and (for `--baseline`) the same device under the old design.
 ///
 /// The device saves after every change, as an app with a durable store does, so what is
-/// acknowledged is on its disk. With memory storage the "disk" is the saved replica as a value
-/// (while the device is up, the running replica itself: ``disk``); a restart opens it as
-/// ``ReplicaStore`` opens a file's contents, under a fresh incarnation id, and the run checks
-/// that the file's bytes (``ReplicaFileFormat``) read back as it. With files storage the device
-/// saves through a real ``ReplicaStore`` (a journal line of its edits, with those a failed save
-/// did not write; a snapshot after a merge) and a restart opens the real file; `disk` then
-/// models what the file must hold at least: the replica as of the last save that succeeded.
+/// acknowledged is on its disk. With memory storage the "disk" is what the saved replica's file
+/// holds, as a value (while the device is up, read from the running replica: ``disk``); a
+/// restart opens it as ``ReplicaStore`` opens a file's contents, under a fresh incarnation
+/// id, and the run checks that the file's bytes (``ReplicaFileFormat``) read back as it. With
+/// files storage the device saves through a real ``ReplicaStore`` (a journal line of its
+/// edits, with those a failed save did not write; a snapshot after a merge) and a restart
+/// opens the real file; `disk` then models what the file must hold at least: the replica as
+/// of the last save that succeeded.
 struct Device: Sendable {
   let index: Int
   let household: Int
@@ -131,9 +132,8 @@ struct Device: Sendable {
 
   /// What the file of `replica` holds, as a value: its state, without the index of live writes
   /// that opening builds again, its kept removals and incarnations; not its change log, nor
-  /// the versions its sessions were sent. Kept as a replica, the 50 devices' backups (whose
-  /// tables each change to the running replica copies) held another 108 MB at 100,000
-  /// steps (docs/benchmarks.md).
+  /// the versions its sessions were sent. Kept as replicas, the 50 devices' backups held those
+  /// too, 22 MB of the peak at 100,000 steps (docs/benchmarks.md).
   static func fileContents(of replica: HouseholdReplica) -> ReplicaFileContents {
     var contents = ReplicaFileContents(replica)
     contents.state = contents.state.withoutIndexes
