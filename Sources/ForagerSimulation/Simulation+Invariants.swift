@@ -151,11 +151,12 @@ extension Simulation {
           // order alike, and so does genesis every default no one chose (ADR 0013). Moves of
           // two such categories to one key carry both, and the record shows either: a value
           // another logged write made at that stamp.
+          let held = StampedValue(finalStamp, finalValue)
           let holds =
             finalStamp > stamp
             || (finalStamp == stamp
-              && (finalValue == value || stamp == HouseholdState.genesis
-                || madeAt[write.household].contains(StampedValue(finalStamp, finalValue))))
+              && (!held.ties(StampedValue(stamp, value))
+                || madeAt[write.household].contains(held)))
           problem =
             holds
             ? nil
@@ -237,11 +238,10 @@ extension Simulation {
     var tied = finals.map { _ in Set<StampedValue>() }
     for write in writes {
       guard case .field(let field, let stamp, let value) = write.effect,
-        stamp != HouseholdState.genesis,
-        let (finalStamp, finalValue) = finals[write.household].field(field),
-        finalStamp == stamp, finalValue != value
+        let (finalStamp, finalValue) = finals[write.household].field(field)
       else { continue }
-      tied[write.household].insert(StampedValue(finalStamp, finalValue))
+      let held = StampedValue(finalStamp, finalValue)
+      if held.ties(StampedValue(stamp, value)) { tied[write.household].insert(held) }
     }
     var made = finals.map { _ in Set<StampedValue>() }
     for write in writes {
@@ -462,6 +462,13 @@ private struct StampedValue: Hashable {
   init(_ stamp: HybridTimestamp, _ value: String) {
     self.stamp = stamp
     self.value = value
+  }
+
+  /// Whether this value, which a field holds, shares the stamp of `written`, a logged write's,
+  /// with another value: a tie the check of acknowledged writes accepts only when a logged
+  /// write made this value. Genesis stamps every default no one chose, so it ties nothing.
+  func ties(_ written: StampedValue) -> Bool {
+    stamp == written.stamp && value != written.value && written.stamp != HouseholdState.genesis
   }
 }
 

@@ -55,8 +55,8 @@ final class SoundnessChecks: @unchecked Sendable {
 
   /// Checks that `written`, what device `device`'s file holds as its last save left it, reads
   /// back from the bytes of that file as it was saved, as `restart` (a text that starts with
-  /// the step and names the device) opened it: the device runs on the saved values, and the file's bytes,
-  /// read as a store reads them, must hold the same. `fault` plays
+  /// the step and names the device) opened it: the device runs on the saved values, and the
+  /// file's bytes, read as a store reads them, must hold the same. `fault` plays
   /// ``SimulationFault/fileReadsBackWithoutRemovals``.
   func readBack(
     _ written: ReplicaFileContents, file: URL, fault: SimulationFault?, device: Int, what: String
