@@ -10,11 +10,11 @@ extension CausalContext: JSONCodable {
   /// counters, which this writes as one small number each.
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
-    for replica in replicas.keys.sorted() {
+    for (replica, counters) in replicas {
       writer.key(replica)
       writer.beginArray()
       var previous: UInt64 = 0
-      for range in replicas[replica]!.ranges {
+      for range in counters.ranges {
         if writer.writesCompactly {
           let gap = range.lowerBound - previous
           if range.count == 1 {
@@ -44,7 +44,7 @@ extension CausalContext: JSONCodable {
   /// intervals or with more than ``CausalContext/maximumIntervalsPerReplica``, and more than
   /// ``CausalContext/maximumReplicas`` replicas.
   public init(from reader: inout JSONReader) throws(JSONError) {
-    var replicas: [ReplicaID: CounterSet] = [:]
+    var replicas: [(ReplicaID, CounterSet)] = []
     try reader.readDynamicObject { reader, key throws(JSONError) in
       let replica = try reader.replica(key: key)
       var ranges: [ClosedRange<UInt64>] = []
@@ -78,14 +78,15 @@ extension CausalContext: JSONCodable {
       guard !ranges.isEmpty else {
         throw reader.error(.invalidValue("replica \(replica) has no intervals"))
       }
-      replicas[replica] = CounterSet(ranges)
-      guard replicas.count <= CausalContext.maximumReplicas else {
+      guard replicas.count < CausalContext.maximumReplicas else {
         throw reader.error(
           .invalidValue(
             "a causal context names more than \(CausalContext.maximumReplicas) replicas"))
       }
+      replicas.append((replica, CounterSet(ranges)))
     }
-    self.init(replicas: replicas)
+    // Of a replica named twice, the later intervals stand, as they always have.
+    self.init(replicas: ReplicaTable(replicas))
   }
 
   /// Reads one compact interval, `gap` or `[gap, length - 1]`, after the one that ended at

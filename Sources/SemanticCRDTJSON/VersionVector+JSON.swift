@@ -3,15 +3,15 @@ import SemanticCRDT
 extension VersionVector: JSONCodable {
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
-    for replica in counters.keys.sorted() {
+    for (replica, counter) in table {
       writer.key(replica)
-      writer.unsigned(counters[replica]!)
+      writer.unsigned(counter)
     }
     writer.endObject()
   }
 
   public init(from reader: inout JSONReader) throws(JSONError) {
-    var counters: [ReplicaID: UInt64] = [:]
+    var counters: [(ReplicaID, UInt64)] = []
     try reader.readDynamicObject { reader, key throws(JSONError) in
       let replica = try reader.replica(key: key)
       let counter = try UInt64(from: &reader)
@@ -21,13 +21,14 @@ extension VersionVector: JSONCodable {
             "Version vector entries need a non-empty replica and a counter in 1…\(Dot.maximumCounter)"
           ))
       }
-      counters[replica] = counter
-      guard counters.count <= CausalContext.maximumReplicas else {
+      guard counters.count < CausalContext.maximumReplicas else {
         throw reader.error(
           .invalidValue(
             "a version vector names more than \(CausalContext.maximumReplicas) replicas"))
       }
+      counters.append((replica, counter))
     }
-    self.init(counters)
+    // Of a replica named twice, the later counter stands, as it always has.
+    self.init(table: ReplicaTable(counters))
   }
 }

@@ -15,16 +15,22 @@
 /// - SeeAlso: Almeida, Shoker, Baquero, *Delta State Replicated Data Types* (2018), §6.
 public struct CausalContext: Hashable, Sendable {
   /// Per replica, the counters seen; never holds an empty set.
-  @usableFromInline package private(set) var replicas: [ReplicaID: CounterSet]
+  @usableFromInline package private(set) var replicas: ReplicaTable<CounterSet>
 
   /// The empty context: nothing seen.
   public init() {
-    replicas = [:]
+    replicas = ReplicaTable()
   }
 
   @usableFromInline
   package init(replicas: [ReplicaID: CounterSet]) {
-    self.replicas = replicas.filter { !$0.value.isEmpty }
+    self.init(
+      replicas: ReplicaTable(replicas.filter { !$0.value.isEmpty }.map { ($0.key, $0.value) }))
+  }
+
+  @usableFromInline
+  package init(replicas: ReplicaTable<CounterSet>) {
+    self.replicas = replicas.filter { !$1.isEmpty }
   }
 
   /// Whether nothing has been seen.
@@ -32,7 +38,7 @@ public struct CausalContext: Hashable, Sendable {
 
   /// Whether `dot` has been seen.
   ///
-  /// - Complexity: O(1) for dots in a replica's contiguous prefix.
+  /// - Complexity: O(log *r*) for *r* replicas, for dots in a replica's contiguous prefix.
   public func contains(_ dot: Dot) -> Bool {
     replicas[dot.replica]?.contains(dot.counter) ?? false
   }
@@ -41,7 +47,12 @@ public struct CausalContext: Hashable, Sendable {
   ///
   /// - Complexity: O(*r*) for *r* replicas.
   public var versionVector: VersionVector {
-    VersionVector(replicas.mapValues(\.prefix))
+    var prefixes = ReplicaTable<UInt64>()
+    prefixes.reserveCapacity(replicas.count)
+    for entry in replicas.entries where entry.value.prefix > 0 {
+      prefixes.append(entry.replica, entry.value.prefix)
+    }
+    return VersionVector(table: prefixes)
   }
 
   /// The most replicas a decoded context, version vector or counter may name: 100,000, about
@@ -68,7 +79,7 @@ public struct CausalContext: Hashable, Sendable {
   }
 
   /// The replicas this context has seen a dot of.
-  @usableFromInline package var replicaIDs: some Collection<ReplicaID> { replicas.keys }
+  @usableFromInline package var replicaIDs: some Collection<ReplicaID> { replicas.replicas }
 
   /// The greatest counter seen from `replica`, or 0.
   public func maximum(of replica: ReplicaID) -> UInt64 {
@@ -77,7 +88,7 @@ public struct CausalContext: Hashable, Sendable {
 
   /// The number of dots seen.
   public var count: UInt64 {
-    replicas.values.reduce(0) { $0 + $1.count }
+    replicas.reduce(0) { $0 + $1.value.count }
   }
 
   /// The number of runs of counters the context names, over all its replicas: what a peer
@@ -87,7 +98,7 @@ public struct CausalContext: Hashable, Sendable {
   ///
   /// - Complexity: O(*r*) for *r* replicas.
   package var rangeCount: Int {
-    replicas.values.reduce(0) { $0 + $1.rangeCount }
+    replicas.reduce(0) { $0 + $1.value.rangeCount }
   }
 
   /// Issues the next dot of `replica`: one above every counter of it seen so far, and records it.
@@ -100,38 +111,67 @@ public struct CausalContext: Hashable, Sendable {
   }
 
   @usableFromInline mutating func insert(_ dot: Dot) {
-    replicas[dot.replica, default: CounterSet()].insert(dot.counter)
+    replicas.update(dot.replica, default: CounterSet()) { $0.insert(dot.counter) }
   }
 
-  /// - Complexity: O(*r*) when both contexts are plain prefixes.
+  /// - Complexity: O(*s* log *r*) for *s* replicas of `other` and *r* here when both are
+  ///   plain prefixes and `other` names only replicas seen here (a delta's context, mostly),
+  ///   O(*r* + *s*) otherwise.
   @usableFromInline
   package mutating func formUnion(_ other: CausalContext) {
-    for (replica, counters) in other.replicas {
-      replicas[replica, default: CounterSet()].formUnion(counters)
+    if other.replicas.count * 8 < replicas.count {
+      var missing = false
+      for (replica, theirs) in other.replicas {
+        let (position, found) = replicas.position(of: replica)
+        if found {
+          replicas.updateValue(at: position) { $0.formUnion(theirs) }
+        } else {
+          missing = true
+        }
+      }
+      guard missing else { return }
     }
+    // One pass over both: a replica seen on both sides and joined above is joined again,
+    // which changes nothing.
+    var joined = ReplicaTable<CounterSet>()
+    joined.reserveCapacity(max(replicas.count, other.replicas.count))
+    replicas.forEachReplica(with: other.replicas) { replica, mine, theirs in
+      guard var counters = mine else { return joined.append(replica, theirs!) }
+      if let theirs { counters.formUnion(theirs) }
+      joined.append(replica, counters)
+    }
+    replicas = joined
   }
 
   /// The dots seen here that `version` does not cover.
   func subtracting(_ version: VersionVector) -> CausalContext {
-    var result = CausalContext()
-    for (replica, counters) in replicas {
-      let remaining = counters.above(version[replica])
-      if !remaining.isEmpty { result.replicas[replica] = remaining }
+    var result = ReplicaTable<CounterSet>()
+    replicas.forEachReplica(with: version.table) { replica, counters, bound in
+      guard let counters else { return }
+      let remaining = counters.above(bound ?? 0)
+      if !remaining.isEmpty { result.append(replica, remaining) }
     }
-    return result
+    return CausalContext(sortedReplicas: result)
   }
 
   /// The dots seen here that `other` has not seen.
   ///
-  /// - Complexity: O(*r*) for *r* replicas here, plus the intervals involved.
+  /// - Complexity: O(*r* + *s*) for *r* and *s* replicas, plus the intervals involved.
   @usableFromInline
   package func subtracting(_ other: CausalContext) -> CausalContext {
-    var result = CausalContext()
-    for (replica, counters) in replicas {
-      let remaining = other.replicas[replica].map { counters.subtracting($0) } ?? counters
-      if !remaining.isEmpty { result.replicas[replica] = remaining }
+    var result = ReplicaTable<CounterSet>()
+    replicas.forEachReplica(with: other.replicas) { replica, counters, theirs in
+      guard let counters else { return }
+      let remaining = theirs.map { counters.subtracting($0) } ?? counters
+      if !remaining.isEmpty { result.append(replica, remaining) }
     }
-    return result
+    return CausalContext(sortedReplicas: result)
+  }
+
+  /// A context of `replicas`, which hold no empty set.
+  @usableFromInline
+  init(sortedReplicas replicas: ReplicaTable<CounterSet>) {
+    self.replicas = replicas
   }
 
   /// The context of a delta for a peer that has seen `version`: the dots seen here that
@@ -146,41 +186,42 @@ public struct CausalContext: Hashable, Sendable {
     since version: VersionVector,
     liveRanges: (ReplicaID, _ upTo: UInt64) -> [ClosedRange<UInt64>]
   ) -> CausalContext {
-    var result = CausalContext()
-    // Nearly every replica keeps a part (its dead dots, or dots the peer has not seen): a
-    // table sized at once is not rehashed as it grows.
-    result.replicas.reserveCapacity(replicas.count)
-    for (replica, counters) in replicas {
-      let bound = version[replica]
+    var result = ReplicaTable<CounterSet>()
+    // Nearly every replica keeps a part (its dead dots, or dots the peer has not seen).
+    result.reserveCapacity(replicas.count)
+    replicas.forEachReplica(with: version.table) { replica, counters, bound in
+      guard let counters else { return }
+      let bound = bound ?? 0
       // The live counters are all within `bound`: taking them out of the whole set, in one
       // pass, leaves the dead ones within it and every one above it.
       let part =
         bound > 0 ? counters.upTo(.max, excluding: liveRanges(replica, bound)) : counters
-      if !part.isEmpty { result.replicas[replica] = part }
+      if !part.isEmpty { result.append(replica, part) }
     }
-    return result
+    return CausalContext(sortedReplicas: result)
   }
 
   /// The context of the dots `version` covers: per replica, every counter up to its entry.
   @usableFromInline
   package init(_ version: VersionVector) {
-    // A version holds no zero entry, so no set is empty: the table is mapped in place, with no
-    // filtering pass that would hash every replica id again.
-    replicas = version.counters.mapValues { CounterSet(prefix: $0) }
+    // A version holds no zero entry, so no set is empty.
+    replicas = version.table.mapValues { CounterSet(prefix: $0) }
   }
 
   /// Whether every dot of `self` is in `other`.
   public func isSubset(of other: CausalContext) -> Bool {
-    replicas.allSatisfy { replica, counters in
-      guard let theirs = other.replicas[replica] else { return false }
-      return counters.isSubset(of: theirs)
+    var isSubset = true
+    replicas.forEachReplica(with: other.replicas) { _, counters, theirs in
+      guard isSubset, let counters else { return }
+      isSubset = theirs.map { counters.isSubset(of: $0) } ?? false
     }
+    return isSubset
   }
 
   /// Every seen dot, in order; for tests and inspection of small contexts.
   public var dots: [Dot] {
-    replicas.keys.sorted().flatMap { replica in
-      replicas[replica]!.ranges.flatMap { range in range.map { Dot(replica, $0) } }
+    replicas.sorted { $0.key < $1.key }.flatMap { replica, counters in
+      counters.ranges.flatMap { range in range.map { Dot(replica, $0) } }
     }
   }
 }
@@ -188,9 +229,9 @@ public struct CausalContext: Hashable, Sendable {
 extension CausalContext: CustomStringConvertible {
   /// Replicas in order with their intervals, for example `{phone: 1…4, 7…7}`.
   public var description: String {
-    let entries = replicas.keys.sorted().map { replica in
+    let entries = replicas.sorted { $0.key < $1.key }.map { replica, counters in
       "\(replica): "
-        + replicas[replica]!.ranges.map { "\($0.lowerBound)…\($0.upperBound)" }
+        + counters.ranges.map { "\($0.lowerBound)…\($0.upperBound)" }
         .joined(separator: ", ")
     }
     return "{" + entries.joined(separator: "; ") + "}"
@@ -259,11 +300,12 @@ extension CausalContext {
   /// - Complexity: O(*r* × *k*) for *r* shared replicas of *k* intervals.
   @usableFromInline
   package func isDisjoint(with other: CausalContext) -> Bool {
-    for (replica, counters) in replicas {
-      guard let theirs = other.replicas[replica] else { continue }
-      if counters.intersects(theirs) { return false }
+    var disjoint = true
+    replicas.forEachReplica(with: other.replicas) { _, counters, theirs in
+      guard disjoint, let counters, let theirs else { return }
+      disjoint = !counters.intersects(theirs)
     }
-    return true
+    return disjoint
   }
 }
 

@@ -412,10 +412,10 @@ package struct DotKernel<Key: Hashable, Value> {
     var seen = ContextMembership(CausalContext(version))
     let deltaContext: CausalContext
     if let index {
-      for (replica, counters) in context.replicas {
-        let bound = version[replica]
+      context.replicas.forEachReplica(with: version.table) { replica, counters, bound in
+        let bound = bound ?? 0
         // Most replicas' dots the peer has all seen: no key to look for in the index.
-        guard counters.maximum > bound else { continue }
+        guard let counters, counters.maximum > bound else { return }
         index.forEachKey(of: replica, in: (bound + 1)...UInt64.max) { key in
           guard deltaEntries[key] == nil,
             let fresh = entries[key]?.filter({ !seen.contains($0) })

@@ -11,36 +11,60 @@
 ///
 /// - SeeAlso: Parker et al., *Detection of Mutual Inconsistency in Distributed Systems* (1983).
 public struct VersionVector: Hashable, Sendable {
+  /// The non-zero entries, sorted by replica: a table as large as its entries, which a
+  /// household holds per map for every version it keeps and every peer's it knows.
+  @usableFromInline package private(set) var table: ReplicaTable<UInt64>
+
   /// The non-zero entries.
-  public private(set) var counters: [ReplicaID: UInt64]
+  ///
+  /// - Complexity: O(*r*) for *r* entries: the dictionary is built on each call.
+  public var counters: [ReplicaID: UInt64] {
+    Dictionary(uniqueKeysWithValues: table.lazy.map { ($0.key, $0.value) })
+  }
 
   /// The empty vector: nothing seen.
   public init() {
-    counters = [:]
+    table = ReplicaTable()
   }
 
   /// Creates a vector from entries; zero entries are dropped.
   ///
-  /// - Complexity: O(*r*) for *r* entries.
+  /// - Complexity: O(*r* log *r*) for *r* entries.
   public init(_ counters: [ReplicaID: UInt64]) {
-    // Filtering builds a new table, hashing every id again: only when there is a zero to drop.
-    self.counters = counters.values.contains(0) ? counters.filter { $0.value > 0 } : counters
+    table = ReplicaTable(counters.filter { $0.value > 0 }.map { ($0.key, $0.value) })
   }
+
+  /// A vector of `table`, which holds no zero.
+  @usableFromInline
+  package init(table: ReplicaTable<UInt64>) {
+    self.table = table
+  }
+
+  /// The number of entries: the replicas with an event seen.
+  public var count: Int { table.count }
 
   /// The number of events of `replica` seen; 0 for a replica never seen. Setting 0 removes
   /// the entry.
   ///
-  /// - Complexity: O(1).
+  /// - Complexity: O(log *r*) for *r* entries; O(*r*) to add or remove an entry.
   public subscript(replica: ReplicaID) -> UInt64 {
-    get { counters[replica] ?? 0 }
-    set { counters[replica] = newValue == 0 ? nil : newValue }
+    get { table[replica] ?? 0 }
+    set { table[replica] = newValue == 0 ? nil : newValue }
   }
 
   /// Whether this vector has seen every event `other` has seen.
   ///
-  /// - Complexity: O(*r*) for *r* entries of `other`.
+  /// - Complexity: O(*r* + *s*) for vectors of *r* and *s* entries.
   public func dominates(_ other: VersionVector) -> Bool {
-    other.counters.allSatisfy { self[$0.key] >= $0.value }
+    guard table.count >= other.table.count else {
+      // More replicas there than here: one of them is not seen here.
+      return false
+    }
+    var dominates = true
+    table.forEachReplica(with: other.table) { _, mine, theirs in
+      if dominates, let theirs, theirs > mine ?? 0 { dominates = false }
+    }
+    return dominates
   }
 
   /// Whether neither vector dominates the other.
@@ -58,9 +82,11 @@ public struct VersionVector: Hashable, Sendable {
     var iterator = vectors.makeIterator()
     guard var result = iterator.next() else { return VersionVector() }
     while let next = iterator.next() {
-      for (replica, counter) in result.counters {
-        result[replica] = min(counter, next[replica])
+      var met = ReplicaTable<UInt64>()
+      result.table.forEachReplica(with: next.table) { replica, mine, theirs in
+        if let mine, let theirs { met.append(replica, min(mine, theirs)) }
       }
+      result = VersionVector(table: met)
     }
     return result
   }
@@ -73,15 +99,19 @@ extension VersionVector: Mergeable {
   /// shares its storage: a peer's newer version joined with what was known of it (the common
   /// case) keeps no copy of its own.
   ///
-  /// - Complexity: O(*r*) for *r* entries of `other`.
+  /// - Complexity: O(*r* + *s*) for vectors of *r* and *s* entries.
   public mutating func merge(_ other: VersionVector) {
-    if counters.count <= other.counters.count, other.dominates(self) {
+    if table.count <= other.table.count, other.dominates(self) {
       self = other
       return
     }
-    for (replica, counter) in other.counters where counter > self[replica] {
-      counters[replica] = counter
+    if dominates(other) { return }
+    var joined = ReplicaTable<UInt64>()
+    joined.reserveCapacity(max(table.count, other.table.count))
+    table.forEachReplica(with: other.table) { replica, mine, theirs in
+      joined.append(replica, max(mine ?? 0, theirs ?? 0))
     }
+    table = joined
   }
 }
 
@@ -91,15 +121,18 @@ extension VersionVector: DeltaMergeable {
 
   /// The entries greater than those of `version`, or `nil` when there are none.
   public func delta(since version: VersionVector) -> VersionVector? {
-    let newer = VersionVector(counters.filter { $0.value > version[$0.key] })
-    return newer.counters.isEmpty ? nil : newer
+    var newer = ReplicaTable<UInt64>()
+    table.forEachReplica(with: version.table) { replica, mine, theirs in
+      if let mine, mine > theirs ?? 0 { newer.append(replica, mine) }
+    }
+    return newer.isEmpty ? nil : VersionVector(table: newer)
   }
 }
 
 extension VersionVector: CustomStringConvertible {
   /// Entries sorted by replica, for example `[phone: 3, tablet: 7]`.
   public var description: String {
-    let entries = counters.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+    let entries = table.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
     return "[" + entries.joined(separator: ", ") + "]"
   }
 }
@@ -116,12 +149,19 @@ extension VersionVector: Codable {
           codingPath: decoder.codingPath,
           debugDescription: "Version vector entries need a non-empty replica and a counter > 0"))
     }
-    counters = Dictionary(uniqueKeysWithValues: raw.map { (ReplicaID($0.key), $0.value) })
+    let pairs = raw.map { (ReplicaID($0.key), $0.value) }
+    table = ReplicaTable(pairs)
+    guard table.count == pairs.count else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "A version vector names one replica twice, spelled two ways"))
+    }
   }
 
   /// Encodes `{"replica": counter, …}`.
   public func encode(to encoder: any Encoder) throws {
-    try Dictionary(uniqueKeysWithValues: counters.map { ($0.key.rawValue, $0.value) })
+    try Dictionary(uniqueKeysWithValues: table.map { ($0.key.rawValue, $0.value) })
       .encode(to: encoder)
   }
 }

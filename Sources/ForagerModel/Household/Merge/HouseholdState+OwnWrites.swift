@@ -129,7 +129,7 @@ extension HouseholdVersion {
       vector, seen in vector[replica] > seen.maximum(of: replica)
     }
     let implausible = vectors.contains { vector in
-      vector.counters.values.contains { $0 > HouseholdState.plausibleWritesPerReplica }
+      vector.table.contains { $0.value > HouseholdState.plausibleWritesPerReplica }
     }
     return unmade || implausible
   }
