@@ -85,7 +85,7 @@ extension CausalContext: JSONCodable {
       }
       replicas.append((replica, CounterSet(ranges)))
     }
-    // Of a replica named twice, the later intervals stand, as they always have.
+    // A key given twice is refused by the reader; the table puts the replicas in its order.
     self.init(replicas: ReplicaTable(replicas))
   }
 

@@ -28,7 +28,7 @@ extension VersionVector: JSONCodable {
       }
       counters.append((replica, counter))
     }
-    // Of a replica named twice, the later counter stands, as it always has.
+    // A key given twice is refused by the reader; the table puts the replicas in its order.
     self.init(table: ReplicaTable(counters))
   }
 }

@@ -51,7 +51,33 @@ public struct ReplicaID: Hashable, Comparable, Sendable {
   static func composed(_ text: String) -> String {
     var text = text
     let isASCII = text.withUTF8 { bytes in !bytes.contains { $0 >= 0x80 } }
-    return isASCII ? text : text.precomposedStringWithCanonicalMapping
+    return isASCII ? text : composingHangul(text.precomposedStringWithCanonicalMapping)
+  }
+
+  /// `text` with each Hangul syllable of two jamo (LV) followed by a trailing consonant (T)
+  /// made the one syllable of three (LVT) that Unicode's composition makes of them (the Hangul
+  /// algorithm of the Unicode Standard, §3.12). Foundation on Linux leaves the two apart, so
+  /// `"\u{AC00}\u{11A8}"` kept its bytes while `String` compared it equal to `"\u{AC01}"`: one
+  /// id, two places in the order. Apple's Foundation composes them already, and this finds
+  /// nothing to do.
+  static func composingHangul(_ text: String) -> String {
+    let syllables: ClosedRange<UInt32> = 0xAC00...0xD7A3
+    let trailing: ClosedRange<UInt32> = 0x11A8...0x11C2
+    var scalars = String.UnicodeScalarView()
+    var changed = false
+    for scalar in text.unicodeScalars {
+      if let last = scalars.last, syllables.contains(last.value),
+        (last.value - 0xAC00) % 28 == 0, trailing.contains(scalar.value),
+        let syllable = Unicode.Scalar(last.value + scalar.value - 0x11A7)
+      {
+        scalars.removeLast()
+        scalars.append(syllable)
+        changed = true
+      } else {
+        scalars.append(scalar)
+      }
+    }
+    return changed ? String(scalars) : text
   }
 
   /// Orders replica ids by the Unicode scalars of their text.
