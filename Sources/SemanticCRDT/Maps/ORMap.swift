@@ -185,6 +185,17 @@ public struct ORMap<Key: Hashable, Value: Nestable> {
     return ORMap(kernel: kernel.write(Boxed(committed), for: key, by: replica, minted: minted))
   }
 
+  /// Writes the value in `box` for `key` as a new event of `replica`, in that box: for a value
+  /// whose commit leaves it as it is (it holds no dots of its own; see ``Nestable``), so that
+  /// a copy of a record kept elsewhere shares the record's storage with the map it came from.
+  ///
+  /// - Precondition: Committing the value over anything changes nothing.
+  /// - Complexity: O(1).
+  @inlinable
+  package mutating func set(_ key: Key, toBoxed box: Boxed<Value>, by replica: ReplicaID) {
+    _ = kernel.write(box, for: key, by: replica)
+  }
+
   /// Changes the value of `key` (starting from `defaultValue` when absent) as a new event of
   /// `replica`.
   ///

@@ -77,6 +77,26 @@ struct MergeGuardTests {
     #expect(device.categories().count == 6)
   }
 
+  /// A kept removal holds a record whose commit leaves it as it is (a recipe) in the box the
+  /// state held it in, so that the two share its storage (at 50 devices the copies were a
+  /// tenth of the kept removals' memory); one that holds dots of its map (a planned meal) is
+  /// committed anew on the archive's. Both come back whole.
+  @Test func aKeptRecordSharesTheStoredOneWhereItCan() throws {
+    var (phone, tablet) = try devices()
+    let recipe = try phone.addRecipe(title: "Chili", ingredientLines: ["beans"]).recipe.id
+    try tablet.merge(phone.state)
+    let stored = try #require(tablet.state.recipes.kernel.entries[recipe]?.value)
+    try phone.deleteRecipe(recipe)
+    try tablet.merge(phone.state)
+    let removal = try #require(tablet.recentlyRemoved.first)
+    let kept = try #require(removal.records.recipes.kernel.entries[recipe]?.value)
+    #expect(kept === stored)
+    #expect(Recipe.blank.commitsUnchanged && !PlannedMeal.blank.commitsUnchanged)
+    try tablet.restore(removal.id)
+    #expect(tablet.recipes().map(\.id) == [recipe])
+    #expect(tablet.recipes().first?.ingredientLines == ["beans"])
+  }
+
   /// A member deleting the week's list removes the list and its 20 items: one removal a
   /// person made, not 21, though the household holds only 10 other records.
   @Test func aDeletedListCountsAsOneRemovalWithItsItems() throws {

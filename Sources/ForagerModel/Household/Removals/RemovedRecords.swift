@@ -224,6 +224,20 @@ extension PlannedMeal {
   }
 }
 
+extension ORMap where Value: MappedRecord, Key == Value.Key {
+  /// Writes a removed record as the archive's: in the box it came in when committing leaves it
+  /// as it is, so that a kept record shares its storage with the state it was removed from
+  /// (and, in a household, with the other devices that keep the same removal); committed anew
+  /// otherwise.
+  mutating func archive(_ key: Key, _ record: Boxed<Value>) {
+    if record.value.commitsUnchanged {
+      set(key, toBoxed: record, by: RemovedRecords.archiveReplica)
+    } else {
+      set(key, to: record.value, by: RemovedRecords.archiveReplica)
+    }
+  }
+}
+
 extension HouseholdState {
   /// The same records, each on an archive dot numbered in the order of the keys' text. A merge
   /// meets the keys it removes in the order of its hash tables, which Swift seeds per process,
@@ -239,11 +253,11 @@ extension HouseholdState {
         guard !kept.isEmpty else { return }
         var renumbered = ORMap<Record.Key, Record>()
         // Each key's text made once, not at every comparison of the sort.
-        let ordered = kept.keys.map { (text: "\($0)", key: $0) }
-          .sorted { $0.text.precedesByScalars($1.text) }
-        for (_, key) in ordered {
-          renumbered.set(key, to: kept[key]!, by: RemovedRecords.archiveReplica)
-        }
+        var ordered: [(text: String, key: Record.Key, record: Boxed<Record>)] = []
+        ordered.reserveCapacity(kept.count)
+        kept.forEachBoxedValue { key, record in ordered.append(("\(key)", key, record)) }
+        ordered.sort { $0.text.precedesByScalars($1.text) }
+        for (_, key, record) in ordered { renumbered.archive(key, record) }
         state[keyPath: map.records] = renumbered
       }
     }

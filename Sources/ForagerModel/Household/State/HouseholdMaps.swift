@@ -21,9 +21,10 @@ package protocol MappedRecord: DeclaredRecord {
   static func note(
     _ key: Key, _ change: ORMap<Key, Self>.Change, in recheck: inout RecordsToRecheck)
 
-  /// Keeps a record a merge removed from `map`, so that a person can bring it back.
+  /// Keeps a record a merge removed from `map` (in the box the map held it in), so that a
+  /// person can bring it back.
   static func keep(
-    _ key: Key, removed record: Self, from map: HouseholdMap<Self>,
+    _ key: Key, removed record: Boxed<Self>, from map: HouseholdMap<Self>,
     in collector: inout RemovalCollector)
 
   /// The record as a restore writes it anew on this replica, stamping with `clock` what must
@@ -51,11 +52,10 @@ extension MappedRecord {
   ) {}
 
   package static func keep(
-    _ key: Key, removed record: Self, from map: HouseholdMap<Self>,
+    _ key: Key, removed record: Boxed<Self>, from map: HouseholdMap<Self>,
     in collector: inout RemovalCollector
   ) {
-    collector.records[keyPath: map.records].set(
-      key, to: record, by: RemovedRecords.archiveReplica)
+    collector.records[keyPath: map.records].archive(key, record)
   }
 
   package func restored(ticking clock: inout HybridClock) -> Self { self }
@@ -189,10 +189,10 @@ extension GroceryCategory: MappedRecord {
 
   /// Kept apart until the merge has merged the moves: a category that moved is not lost.
   package static func keep(
-    _ key: Key, removed record: Self, from map: HouseholdMap<Self>,
+    _ key: Key, removed record: Boxed<Self>, from map: HouseholdMap<Self>,
     in collector: inout RemovalCollector
   ) {
-    collector.categories.append((key, record))
+    collector.categories.append((key, record.value))
   }
 }
 
@@ -256,10 +256,10 @@ extension PlannedMeal: MappedRecord {
 
   /// Kept with the winning recipe only, on the archive's dots (see ``rewritten(at:)``).
   package static func keep(
-    _ key: Key, removed record: Self, from map: HouseholdMap<Self>,
+    _ key: Key, removed record: Boxed<Self>, from map: HouseholdMap<Self>,
     in collector: inout RemovalCollector
   ) {
-    let kept = record.rewritten {
+    let kept = record.value.rewritten {
       HybridTimestamp(
         wallMilliseconds: $0.wallMilliseconds, logical: $0.logical,
         replica: RemovedRecords.archiveReplica)

@@ -252,7 +252,7 @@ extension HouseholdState: Mergeable {
           report.changes.note(key, change)
           Record.note(key, change, in: &recheck)
           if change.isAbsent, let before = change.before {
-            Record.keep(key, removed: before.value, from: map, in: &removed)
+            Record.keep(key, removed: before, from: map, in: &removed)
           }
         }
         if state[keyPath: map.records].context != context { undo.changedState = true }

@@ -39,7 +39,7 @@ extension DeclaredRecord {
   /// The record as a map's write commits it over `previous` (see `Nestable`): the fields that
   /// hold dots are committed, the others are themselves.
   package func committedFields(over previous: () -> Self?, in scope: inout NestingScope) -> Self {
-    guard Self.holdsDots || !unknownFields.isEmpty else { return self }
+    guard !commitsUnchanged else { return self }
     let previous = previous()
     var result = self
     withUnsafeMutablePointer(to: &scope) { scope in
@@ -68,6 +68,11 @@ extension DeclaredRecord {
     record.unknownFields = unknownFields.restamping(replicas, as: replica)
     return record
   }
+
+  /// Whether a map's write commits the record as it is: no field of its kind holds dots, and it
+  /// carries no field of a newer build (which may). Such a record can be written in the box it
+  /// is already stored in.
+  package var commitsUnchanged: Bool { !Self.holdsDots && unknownFields.isEmpty }
 
   /// Whether a field of this kind can hold dots: only then does a commit read the previous
   /// record.
