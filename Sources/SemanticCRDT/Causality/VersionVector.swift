@@ -1,3 +1,7 @@
+// Inlining: the kernels' inlined deltas walk a version's table beside a context's, so the table
+// and the initializer from one are @usableFromInline; each stays `package`, out of the public
+// API.
+
 /// For each replica, how many of its events have been seen: a summary of a causal past.
 ///
 /// Entry `r ↦ n` means "every event 1…n of replica `r`". Replicas absent from the vector count
