@@ -126,4 +126,65 @@ struct CausalContextTests {
     #expect(VersionVector.meet([a, VersionVector(["x": 9])]) == VersionVector(["x": 3]))
     #expect(VersionVector(["x": 0]) == VersionVector())
   }
+
+  /// Contexts and versions against sets of dots and dictionaries, over random contexts of up
+  /// to 20 replicas beside ones of a few (a delta's): joined in place by lookups or in one pass
+  /// over both tables, subtracted, compared, and their versions joined, compared and met.
+  @Test func contextsAndVersionsMatchSetsAndDictionaries() {
+    let pool = (0..<20).map { ReplicaID("r\($0)") }
+    var random = SplitMix64(seed: 2_026_12_06)
+    func randomDots(replicas: ClosedRange<Int>) -> Set<Dot> {
+      var dots: Set<Dot> = []
+      for replica in pool.shuffled(using: &random).prefix(random.int(in: replicas)) {
+        for counter in 1...UInt64(12) where random.chance(0.6) {
+          dots.insert(Dot(replica, counter))
+        }
+      }
+      return dots
+    }
+    func context(of dots: Set<Dot>) -> CausalContext {
+      var context = CausalContext()
+      for dot in dots.shuffled(using: &random) { context.insert(dot) }
+      return context
+    }
+    func prefixes(_ dots: Set<Dot>) -> [ReplicaID: UInt64] {
+      var prefixes: [ReplicaID: UInt64] = [:]
+      for replica in pool {
+        var prefix: UInt64 = 0
+        while dots.contains(Dot(replica, prefix + 1)) { prefix += 1 }
+        if prefix > 0 { prefixes[replica] = prefix }
+      }
+      return prefixes
+    }
+    for round in 0..<400 {
+      let mine = randomDots(replicas: 0...20)
+      let theirs = randomDots(replicas: round.isMultiple(of: 2) ? 0...2 : 0...20)
+      let (left, right) = (context(of: mine), context(of: theirs))
+      #expect(Set(left.dots) == mine, "round \(round)")
+      var joined = left
+      joined.formUnion(right)
+      #expect(Set(joined.dots) == mine.union(theirs), "round \(round)")
+      #expect(joined == context(of: mine.union(theirs)), "round \(round): not canonical")
+      #expect(Set(left.subtracting(right).dots) == mine.subtracting(theirs), "round \(round)")
+      #expect(left.isSubset(of: right) == mine.isSubset(of: theirs), "round \(round)")
+      #expect(left.isDisjoint(with: right) == mine.isDisjoint(with: theirs), "round \(round)")
+      let (version, other) = (left.versionVector, right.versionVector)
+      #expect(version == VersionVector(prefixes(mine)), "round \(round)")
+      #expect(version.counters == prefixes(mine), "round \(round)")
+      let covered = Set(mine.filter { $0.counter <= other[$0.replica] })
+      #expect(Set(left.subtracting(other).dots) == mine.subtracting(covered), "round \(round)")
+      let (a, b) = (prefixes(mine), prefixes(theirs))
+      #expect(
+        version.dominates(other) == b.allSatisfy { a[$0.key, default: 0] >= $0.value },
+        "round \(round)")
+      #expect(
+        version.merging(other) == VersionVector(a.merging(b, uniquingKeysWith: max)),
+        "round \(round)")
+      let met = Dictionary(
+        uniqueKeysWithValues: a.compactMap { key, value in b[key].map { (key, min(value, $0)) } })
+      #expect(VersionVector.meet([version, other]) == VersionVector(met), "round \(round)")
+      let newer = a.filter { $0.value > b[$0.key, default: 0] }
+      #expect(version.delta(since: other) == (newer.isEmpty ? nil : VersionVector(newer)))
+    }
+  }
 }
