@@ -135,7 +135,7 @@ struct CausalContextTests {
     var random = SplitMix64(seed: 2_026_12_06)
     func randomDots(replicas: ClosedRange<Int>) -> Set<Dot> {
       var dots: Set<Dot> = []
-      for replica in pool.shuffled(using: &random).prefix(random.int(in: replicas)) {
+      for replica in random.shuffled(pool).prefix(random.int(in: replicas)) {
         for counter in 1...UInt64(12) where random.chance(0.6) {
           dots.insert(Dot(replica, counter))
         }
@@ -144,7 +144,7 @@ struct CausalContextTests {
     }
     func context(of dots: Set<Dot>) -> CausalContext {
       var context = CausalContext()
-      for dot in dots.shuffled(using: &random) { context.insert(dot) }
+      for dot in random.shuffled(dots.sorted()) { context.insert(dot) }
       return context
     }
     func prefixes(_ dots: Set<Dot>) -> [ReplicaID: UInt64] {
