@@ -133,12 +133,8 @@ struct LoggedRemoval: Sendable {
   ///
   /// - Complexity: O(log *n*) for *n* dots seen.
   func hasSeen(_ dot: Dot) -> Bool {
-    var (low, high) = (0, seen.count)
-    while low < high {
-      let middle = (low + high) / 2
-      if seen[middle] < dot { low = middle + 1 } else { high = middle }
-    }
-    return low < seen.count && seen[low] == dot
+    let position = seen.partitioningIndex { $0 >= dot }
+    return position < seen.count && seen[position] == dot
   }
 }
 

@@ -88,17 +88,7 @@ package struct CounterSet: Hashable, Sendable {
   /// - Complexity: O(log *k*).
   @inlinable
   func firstInterval(reaching counter: UInt64) -> Int {
-    var low = 0
-    var high = intervals.count
-    while low < high {
-      let middle = (low + high) / 2
-      if intervals[middle].upperBound < counter {
-        low = middle + 1
-      } else {
-        high = middle
-      }
-    }
-    return low
+    intervals.partitioningIndex { $0.upperBound >= counter }
   }
 
   /// - Complexity: O(log *k*) plus the intervals moved: none for the counter after the prefix

@@ -300,13 +300,7 @@ extension LiveDotIndex {
       if let last = blocks.last, last.number <= number {
         return last.number == number ? blocks.count - 1 : blocks.count
       }
-      var low = 0
-      var high = blocks.count
-      while low < high {
-        let middle = (low + high) / 2
-        if blocks[middle].number < number { low = middle + 1 } else { high = middle }
-      }
-      return low
+      return blocks.partitioningIndex { $0.number >= number }
     }
 
     @inlinable

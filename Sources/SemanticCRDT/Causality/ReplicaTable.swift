@@ -98,16 +98,8 @@ package struct ReplicaTable<Value> {
   /// - Complexity: O(log *r*).
   @inlinable
   package func position(of replica: ReplicaID) -> (position: Int, found: Bool) {
-    var (low, high) = (0, entries.count)
-    while low < high {
-      let middle = (low &+ high) >> 1
-      if Self.precedes(entries[middle].replica, replica) {
-        low = middle &+ 1
-      } else {
-        high = middle
-      }
-    }
-    return (low, low < entries.count && entries[low].replica == replica)
+    let position = entries.partitioningIndex { !Self.precedes($0.replica, replica) }
+    return (position, position < entries.count && entries[position].replica == replica)
   }
 
   /// The value of `replica`; setting `nil` removes it.
