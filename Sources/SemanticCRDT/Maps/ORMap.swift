@@ -333,12 +333,13 @@ extension ORMap: Mergeable {
     // hold after.
     for key in changes.absent { noteAfter(key, in: &entries, &counters) }
     for key in changes.grown { noteAfter(key, in: &entries, &counters) }
-    var seen: [ReplicaID: CounterSet] = [:]
+    // Each replica once, so the table is built as it comes, sorted once.
+    var seen: [(ReplicaID, CounterSet)] = []
     counters.forEach { replica, counters in
-      seen[replica] = CounterSet(CounterSet.ranges(ofSorted: counters.sorted()))
+      seen.append((replica, CounterSet(CounterSet.ranges(ofSorted: counters.sorted()))))
     }
     var context = theirs.subtracting(seenBefore)
-    context.formUnion(CausalContext(replicas: seen))
+    context.formUnion(CausalContext(replicas: ReplicaTable(seen)))
     return ORMap(kernel: DotKernel(entries: entries, context: context))
   }
 
