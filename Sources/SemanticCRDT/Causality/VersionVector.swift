@@ -105,11 +105,17 @@ extension VersionVector: Mergeable {
   ///
   /// - Complexity: O(*r* + *s*) for vectors of *r* and *s* entries.
   public mutating func merge(_ other: VersionVector) {
-    if table.count <= other.table.count, other.dominates(self) {
+    // Which side has seen all the other has, both found in one pass over the two tables.
+    var (mineCovers, theirsCover) = (true, true)
+    table.forEachReplica(with: other.table) { _, mine, theirs in
+      let (mine, theirs) = (mine ?? 0, theirs ?? 0)
+      if theirs > mine { mineCovers = false } else if mine > theirs { theirsCover = false }
+    }
+    if theirsCover {
       self = other
       return
     }
-    if dominates(other) { return }
+    if mineCovers { return }
     var joined = ReplicaTable<UInt64>()
     joined.reserveCapacity(max(table.count, other.table.count))
     table.forEachReplica(with: other.table) { replica, mine, theirs in
