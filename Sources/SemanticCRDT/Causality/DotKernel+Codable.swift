@@ -152,11 +152,38 @@ extension DotKernel {
       let kernel = DotKernel(entries: entries, context: context, retiredKeys: retiredKeys)
       // Siblings were sorted and checked as they were added; what is left is the live dots'
       // rules. The fast check finds whether one breaks; the full check then names it.
-      if liveDots.haveProblem(in: context), let problem = kernel.invariantViolations().first {
+      if liveDots.haveProblem(in: context), let problem = kernel.leastLiveDotProblem() {
         throw KernelShapeError(description: problem)
       }
       return kernel
     }
+  }
+
+  /// The problem of the least live dot that is absent from the context or live under two
+  /// keys, `nil` when none is: one problem, the same whatever order the table holds its keys
+  /// in. The table's order depends on its capacity, which differs between entries read on one
+  /// core and read in halves; ``invariantViolations()``' first problem, which a build named
+  /// before, could differ with it.
+  ///
+  /// - Complexity: O(*d*) for *d* live dots, one hash each: for a kernel already found to have
+  ///   such a problem.
+  @inlinable
+  package func leastLiveDotProblem() -> String? {
+    var keyOfDot: [Dot: Key] = [:]
+    var least: (dot: Dot, problem: String)?
+    func note(_ dot: Dot, _ problem: @autoclosure () -> String) {
+      if let least, least.dot < dot { return }
+      let problem = problem()
+      if let least, least.dot == dot, least.problem <= problem { return }
+      least = (dot, problem)
+    }
+    for (key, siblings) in entries {
+      siblings.forEachDot { dot in
+        if !context.contains(dot) { note(dot, "key \(key): live dot \(dot) not in context") }
+        if keyOfDot.updateValue(key, forKey: dot) != nil { note(dot, "dot \(dot) is live twice") }
+      }
+    }
+    return least?.problem
   }
 
   @usableFromInline
