@@ -6,9 +6,9 @@ internal import SharedSupport
 
 extension JSONReader {
   /// Reads an array whose elements are independent of each other, on two cores when the caller
-  /// gave the reader ``Cores/two`` and the array is long: a second thread finds where the array
-  /// ends and the first element that starts in its second half, and reads from there to the
-  /// end, while this thread reads up to that element. Each half gathers its elements into a
+  /// gave the reader ``Cores/two`` and the array is long: a second thread finds an element near
+  /// the middle (``scanToMiddleElement(ofArrayFrom:minimumBytes:)``) and reads from there to
+  /// the end, while this thread reads up to that element. Each half gathers its elements into a
   /// part of its own; the parts come back in document order (one part when the array was read
   /// whole).
   ///
@@ -30,7 +30,8 @@ extension JSONReader {
   ///   - element: Reads one element into a part. It may run on two threads at once, so it is
   ///     `@Sendable`: it changes nothing but its reader and its part.
   /// - Complexity: O(*n*) in the bytes of the array, about half of it on each core, and a scan
-  ///   of all of it on the second.
+  ///   of the first half (of all of it, for an array followed by as many bytes again) on the
+  ///   second.
   ///
   /// Not inlinable: it is called once per array, and keeping it here keeps the concurrency
   /// helper internal to this module.
@@ -129,28 +130,45 @@ extension JSONReader {
     return position
   }
 
-  /// From the first element of the array that opens at `arrayStart`: where the first element
-  /// that starts in the array's second half begins, or `nil` when the array is shorter than
-  /// `minimumBytes`, never closes, or no element starts in its second half (one element, or a
-  /// second half that is one long element). A ``StructuralScan`` finds where the array closes,
-  /// keeping where it stood every 16 KiB, and then looks for the element from the last of
-  /// those before the middle.
+  /// From the first element of the array that opens at `arrayStart`: where the second thread
+  /// starts reading, or `nil` when the array is shorter than `minimumBytes`, never closes, or
+  /// no element starts where it would split it (one element, or a second half that is one
+  /// long element).
+  ///
+  /// A ``StructuralScan`` looks for where the array closes, keeping where it stood every
+  /// 16 KiB, and stops at the middle of what is left of the input (or at `minimumBytes`, if
+  /// that is farther). The array is then split at its middle where it closed first; where it
+  /// did not, at the middle of what is left, which for a household's one long map is the
+  /// array's middle too, found with half the scan. From the last place kept before it, the
+  /// scan finds the first element that starts there or later.
+  ///
+  /// For an array followed by fewer bytes than its own, the split falls past its middle, and
+  /// this thread reads less: up to 3/4 of the way for an array followed by a third as much.
+  /// Scanning to the end to find the middle would cost this thread the second half of the
+  /// scan instead; the first thread, which checks its part into the kernel's table as the
+  /// second reads, has more to do per byte. Measured in docs/benchmarks.md.
   mutating func scanToMiddleElement(ofArrayFrom arrayStart: Int, minimumBytes: Int) -> Int? {
     let first = StructuralScan(at: position, depth: 1)
     var scan = first
-    // About 2,300 of them for a 38 MB array, 24 bytes each, while the first thread builds the
-    // map.
+    // At most about 1,200 of them for a 38 MB input, 24 bytes each.
     var checkpoints: [StructuralScan] = []
-    guard
-      let end = scan.skipToClose(
-        in: bytes, checkpointBytes: 16_384, checkpoint: { checkpoints.append($0) })
-    else { return nil }
-    position = end
-    guard end - arrayStart >= minimumBytes else { return nil }
-    // The middle: this thread's scan costs about what checking the map costs the first thread
-    // after both have read (kernel validation runs there). In profiles of `codec.load.mixed`,
-    // 4/7 of the way left the first thread 23% behind; the middle, within 5% either way.
-    let middle = arrayStart + (end - arrayStart) / 2
+    let farthest = arrayStart + max((bytes.count - arrayStart) / 2, minimumBytes)
+    var stoppedShort = false
+    let end = scan.skipToClose(in: bytes, checkpointBytes: 16_384) { scan in
+      guard scan.position < farthest else {
+        stoppedShort = true
+        return false
+      }
+      checkpoints.append(scan)
+      return true
+    }
+    // Closed: its length is known. Open at `farthest`: at least `minimumBytes` long.
+    if let end {
+      guard end - arrayStart >= minimumBytes else { return nil }
+    } else if !stoppedShort {
+      return nil
+    }
+    let middle = arrayStart + ((end ?? bytes.count) - arrayStart) / 2
     var nearest = checkpoints.last { $0.position <= middle } ?? first
     return nearest.elementStart(atOrAfter: middle, in: bytes)
   }

@@ -30,13 +30,16 @@ struct StructuralScan {
   }
 
   /// Scans to just past the bracket that closes the last one open (`depth` reaching 0) and
-  /// returns where that is; `nil` when `bytes` end first (`position` is then their end).
+  /// returns where that is; `nil` when `bytes` end first (`position` is then their end) or
+  /// `checkpoint` stops the scan (`position` is then where it stopped, and the scan may go on
+  /// from there).
   ///
   /// - Parameter checkpoint: Called with the scan about every `checkpointBytes` bytes, for a
-  ///   caller that scans part of the way again later from the nearest one.
+  ///   caller that scans part of the way again later from the nearest one; returns whether to
+  ///   go on.
   mutating func skipToClose(
     in bytes: UnsafeBufferPointer<UInt8>, checkpointBytes: Int = .max,
-    checkpoint: (StructuralScan) -> Void = { _ in }
+    checkpoint: (StructuralScan) -> Bool = { _ in true }
   ) -> Int? {
     // Scanned in a local copy, which the compiler keeps in registers: stepping `self` through
     // its address stored the state after every word.
@@ -49,13 +52,13 @@ struct StructuralScan {
   @inline(__always)
   private mutating func scanToClose(
     in bytes: UnsafeBufferPointer<UInt8>, checkpointBytes: Int,
-    checkpoint: (StructuralScan) -> Void
+    checkpoint: (StructuralScan) -> Bool
   ) -> Int? {
     guard depth > 0 else { return position }
     var nextCheckpoint = position &+ checkpointBytes
     while position < bytes.count {
       if position >= nextCheckpoint {
-        checkpoint(self)
+        guard checkpoint(self) else { return nil }
         nextCheckpoint = position &+ checkpointBytes
       }
       if !escaped, position + 8 <= bytes.count {

@@ -6,7 +6,8 @@ import Testing
 
 /// `StructuralScan` steps eight bytes at a time where a word holds no backslash. On any bytes at
 /// all (valid JSON, damaged JSON, random bytes), it must stop where a scan of one byte at a
-/// time stops, in the same state, and its checkpoints must be states that scan passes through.
+/// time stops, in the same state, and its checkpoints must be states that scan passes through;
+/// a scan stopped at a checkpoint must go on from there to the same end.
 @Suite struct StructuralScanTests {
   /// The byte-at-a-time scan the word path must agree with, written from the rules alone:
   /// brackets of either kind balance, strings end at an unescaped quote, a backslash in a
@@ -67,7 +68,7 @@ import Testing
 
   @Test func stopsWhereAByteAtATimeScanStops() {
     var random = SplitMix64(seed: PropertyEnvironment.replaySeed ?? 31)
-    var closed = 0
+    var (closed, stopped) = (0, 0)
     for _ in 0..<PropertyEnvironment.iterations(default: 20_000) {
       let bytes = Self.bytes(&random)
       let depth = random.int(in: 1...3)
@@ -77,11 +78,22 @@ import Testing
         if expected.step(byte) { expectedEnd = expected.position }
       }
       var checkpoints: [StructuralScan] = []
+      // Half the scans are stopped at a checkpoint, and then go on from where they stopped.
+      let stopAt = random.int(in: 0..<2) == 0 ? random.int(in: 1...4) : nil
       var scan = StructuralScan(at: 0, depth: depth)
-      let end = bytes.withUnsafeBufferPointer { buffer in
-        scan.skipToClose(
-          in: buffer, checkpointBytes: random.int(in: 1...20),
-          checkpoint: { checkpoints.append($0) })
+      let checkpointBytes = random.int(in: 1...20)
+      var end = bytes.withUnsafeBufferPointer { buffer in
+        scan.skipToClose(in: buffer, checkpointBytes: checkpointBytes) {
+          checkpoints.append($0)
+          return checkpoints.count != stopAt
+        }
+      }
+      if checkpoints.count == stopAt {
+        stopped += 1
+        #expect(end == nil, "\(bytes)")
+        #expect(scan.position == checkpoints.last!.position, "\(bytes)")
+        #expect(Self.state(scan) == Self.state(checkpoints.last!), "\(bytes)")
+        end = bytes.withUnsafeBufferPointer { scan.skipToClose(in: $0) }
       }
       #expect(end == expectedEnd, "\(bytes)")
       if expectedEnd != nil {
@@ -98,8 +110,9 @@ import Testing
         #expect(Self.state(checkpoint) == replay, "\(bytes) at \(checkpoint.position)")
       }
     }
-    // Both outcomes come up often enough to mean something.
+    // Both outcomes, and stops, come up often enough to mean something.
     #expect(closed > 1_000)
+    #expect(stopped > 1_000)
   }
 
   /// From any state the byte scan passes through, the element start found is the first byte,
