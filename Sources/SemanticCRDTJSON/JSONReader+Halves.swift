@@ -143,10 +143,10 @@ extension JSONReader {
   /// scan finds the first element that starts there or later.
   ///
   /// For an array followed by fewer bytes than its own, the split falls past its middle, and
-  /// this thread reads less: up to 3/4 of the way for an array followed by a third as much.
-  /// Scanning to the end to find the middle would cost this thread the second half of the
-  /// scan instead; the first thread, which checks its part into the kernel's table as the
-  /// second reads, has more to do per byte. Measured in docs/benchmarks.md.
+  /// this thread reads less: 3/4 of the way in for an array followed by half as much. Scanning
+  /// to the end to find the middle would cost this thread the second half of the scan
+  /// instead. Not further than the middle: the first thread checks its part into the kernel's
+  /// table as the second reads, so its bytes cost more (ADR 0050, docs/benchmarks.md).
   mutating func scanToMiddleElement(ofArrayFrom arrayStart: Int, minimumBytes: Int) -> Int? {
     let first = StructuralScan(at: position, depth: 1)
     var scan = first
