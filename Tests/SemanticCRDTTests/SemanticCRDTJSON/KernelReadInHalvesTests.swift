@@ -182,7 +182,7 @@ import Testing
         builder.add(&entries)
         return Result { () throws(KernelShapeError) in
           try builder.kernel(context: context, retiredKeys: nil)
-        }.map { _ in "no problem" }.mapError { $0 }
+        }.map { _ in "no problem" }
       }
       let descriptions = problems.map { outcome in
         switch outcome {
