@@ -179,8 +179,8 @@ extension DotKernel {
     }
     for (key, siblings) in entries {
       siblings.forEachDot { dot in
-        if !context.contains(dot) { note(dot, "key \(key): live dot \(dot) not in context") }
-        if keyOfDot.updateValue(key, forKey: dot) != nil { note(dot, "dot \(dot) is live twice") }
+        if !context.contains(dot) { note(dot, Self.notInContext(dot, key)) }
+        if keyOfDot.updateValue(key, forKey: dot) != nil { note(dot, Self.liveTwice(dot)) }
       }
     }
     return least?.problem

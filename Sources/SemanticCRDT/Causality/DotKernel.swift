@@ -462,6 +462,17 @@ package struct DotKernel<Key: Hashable, Value> {
     return true
   }
 
+  /// The problem of a live dot of `key` that the context has not seen, as
+  /// ``invariantViolations()`` and ``leastLiveDotProblem()`` word it.
+  @inlinable
+  static func notInContext(_ dot: Dot, _ key: Key) -> String {
+    "key \(key): live dot \(dot) not in context"
+  }
+
+  /// The problem of a dot live under two keys, worded as ``notInContext(_:_:)`` is.
+  @inlinable
+  static func liveTwice(_ dot: Dot) -> String { "dot \(dot) is live twice" }
+
   /// Descriptions of broken invariants; empty when the state is sound.
   @inlinable
   package func invariantViolations() -> [String] {
@@ -480,15 +491,15 @@ package struct DotKernel<Key: Hashable, Value> {
       }
       siblings.forEachDot { dot in
         liveDots += 1
-        if !context.contains(dot) { problems.append("key \(key): live dot \(dot) not in context") }
+        if !context.contains(dot) { problems.append(Self.notInContext(dot, key)) }
         guard let index else {
-          if !seen.insert(dot).inserted { problems.append("dot \(dot) is live twice") }
+          if !seen.insert(dot).inserted { problems.append(Self.liveTwice(dot)) }
           return
         }
         switch index.key(of: dot) {
         case key: break
         case let other? where entries[other]?.contains(dot) == true:
-          problems.append("dot \(dot) is live twice")
+          problems.append(Self.liveTwice(dot))
         default: problems.append("key \(key): live dot \(dot) is not indexed under it")
         }
       }
