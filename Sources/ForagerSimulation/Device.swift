@@ -153,6 +153,17 @@ struct Device: Sendable {
     Self.copyReplicaFile(from: file, to: backupFile)
   }
 
+  /// Forgets the backup, once no restart can restore it: its tables, and its real file with
+  /// files storage.
+  mutating func dropBackup() {
+    backup = nil
+    legacyBackup = LegacyStore()
+    guard store != nil else { return }
+    for url in [backupFile, ReplicaJournal.url(of: backupFile)] {
+      try? FileManager.default.removeItem(at: url)
+    }
+  }
+
   /// Replaces the replica file at `target` (snapshot and journal) with a copy of `source`'s.
   private static func copyReplicaFile(from source: URL, to target: URL) {
     for (from, to) in [

@@ -146,11 +146,15 @@ extension Simulation {
   /// The network heals: partitions end, every device restarts, messages in flight arrive, and
   /// rounds of anti-entropy (each device syncs with the household's first device, then that
   /// device with each of them, through the run's transport) run until a round changes nothing.
+  ///
+  /// Once every device is up no restore can come, so the backups go: kept, they hold the
+  /// tables the devices' merges replace, each device's its own (docs/decisions/0051).
   mutating func heal() {
     for index in devices.indices {
       devices[index].offlineUntil = -1
       if !devices[index].isUp { restart(index) }
     }
+    for index in devices.indices { devices[index].dropBackup() }
     for message in network.drain() where devices[message.to].isUp {
       deliver(message)
     }

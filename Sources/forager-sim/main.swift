@@ -19,6 +19,7 @@ if command.showHelp {
   exit(0)
 }
 
+HeapSettings.keepHeapCompact()
 let configuration = command.configuration
 let showsProgress = configuration.steps >= 20_000
 // The command owns its process, so the second core checks states while the run goes on.
