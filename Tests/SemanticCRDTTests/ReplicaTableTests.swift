@@ -85,6 +85,44 @@ struct ReplicaTableTests {
       #expect(
         left.filter { $1 > 4 }
           == ReplicaTable(leftModel.filter { $0.value > 4 }.map { ($0.key, $0.value) }))
+      var joined = left
+      joined.formUnion(right) { $0 = max($0, $1) }
+      Self.expect(
+        joined, holds: leftModel.merging(rightModel, uniquingKeysWith: max), seed: seed)
+      let bringsNoReplica = rightModel.keys.allSatisfy { leftModel[$0] != nil }
+      #expect(Self.shareReplicas(joined, left) == bringsNoReplica, "seed \(seed)")
+    }
+  }
+
+  /// Tables that name the same replicas share them: a version read from a context, a join
+  /// that brings no new replica, a change of a value. So the versions a replica keeps of a
+  /// context cost its counters, not its ids again (ADR 0051).
+  @Test func tablesOfTheSameReplicasShareThem() {
+    let context = CausalContext(
+      replicas: Dictionary(Self.ids.map { ($0, CounterSet([1...3])) }) { first, _ in first })
+    let version = context.versionVector
+    #expect(Self.shareReplicas(version.table, context.replicas))
+    var later = context
+    later.formUnion(CausalContext(VersionVector([Self.ids[2]: 5])))
+    #expect(later != context)
+    #expect(Self.shareReplicas(later.replicas, context.replicas))
+    #expect(Self.shareReplicas(later.versionVector.table, version.table))
+    var newer = version
+    newer.merge(VersionVector([Self.ids[0]: 9, Self.ids[1]: 1]))
+    #expect(newer[Self.ids[0]] == 9 && Self.shareReplicas(newer.table, version.table))
+    // A context with a gap at a replica's start gives a version without it, of its own.
+    var gapped = context
+    gapped.formUnion(CausalContext(replicas: ["late": CounterSet([5...6])]))
+    #expect(gapped.versionVector == version)
+    #expect(!Self.shareReplicas(gapped.versionVector.table, gapped.replicas))
+  }
+
+  /// Whether both tables hold their replicas in one array's storage.
+  static func shareReplicas<First, Second>(
+    _ first: ReplicaTable<First>, _ second: ReplicaTable<Second>
+  ) -> Bool {
+    first.replicas.withUnsafeBufferPointer { mine in
+      second.replicas.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
     }
   }
 

@@ -116,12 +116,7 @@ extension VersionVector: Mergeable {
       return
     }
     if mineCovers { return }
-    var joined = ReplicaTable<UInt64>()
-    joined.reserveCapacity(max(table.count, other.table.count))
-    table.forEachReplica(with: other.table) { replica, mine, theirs in
-      joined.append(replica, max(mine ?? 0, theirs ?? 0))
-    }
-    table = joined
+    table.formUnion(other.table) { $0 = max($0, $1) }
   }
 }
 
