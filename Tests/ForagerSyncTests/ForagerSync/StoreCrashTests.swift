@@ -151,6 +151,14 @@ import Testing
       let process = Process()
       process.executableURL = worker
       process.arguments = arguments
+      // A worker that crashes on its own must fail the test, not hang it: Swift's backtracer,
+      // which a crash starts, inherits the worker's descriptors, and killed mid-backtrace the
+      // worker leaves it holding them, so Foundation never learns the worker ended (a run whose
+      // stale build crashed the worker waited 17 minutes). Without it, the worker that printed
+      // nothing fails the count of saves.
+      process.environment = ProcessInfo.processInfo.environment.merging([
+        "SWIFT_BACKTRACE": "enable=no"
+      ]) { $1 }
       let output = Pipe()
       process.standardOutput = output
       try process.run()
