@@ -60,7 +60,11 @@ printed=$work/printed
 total=
 for ((i = 0; i < ${#parts[@]}; i += 2)); do
   name=${parts[i]}
-  count=$(grep -F -- "${parts[i + 1]}" "$work/functions" | awk '$1 ~ /^[0-9,]+$/ { gsub(",", "", $1); print $1; exit }')
+  # The first count of a function holding the part's name. awk reads to the end rather than
+  # exit at the first: grep still writing to a pipe whose reader has gone gets SIGPIPE, which
+  # pipefail made this script's exit status (141) whenever several functions matched.
+  count=$(awk -v part="${parts[i + 1]}" 'found == "" && index($0, part) && $1 ~ /^[0-9,]+$/ {
+    gsub(",", "", $1); found = $1 } END { print found }' "$work/functions")
   if [ -z "$count" ] && [[ " $optional_parts " == *" ${parts[i + 1]} "* ]]; then count=0; fi
   if [ -z "$count" ]; then
     echo "error: no function holding ${parts[i + 1]} in the run (renamed?)" >&2
