@@ -60,9 +60,9 @@ printed=$work/printed
 total=
 for ((i = 0; i < ${#parts[@]}; i += 2)); do
   name=${parts[i]}
-  # The first count of a function holding the part's name. awk reads to the end rather than
-  # exit at the first: grep still writing to a pipe whose reader has gone gets SIGPIPE, which
-  # pipefail made this script's exit status (141) whenever several functions matched.
+  # The first count of a function holding the part's name, read by awk from the file to its
+  # end. A grep piped into an awk that exited at its first match got SIGPIPE whenever several
+  # functions matched and grep had more to write, and pipefail made that the exit status (141).
   count=$(awk -v part="${parts[i + 1]}" 'found == "" && index($0, part) && $1 ~ /^[0-9,]+$/ {
     gsub(",", "", $1); found = $1 } END { print found }' "$work/functions")
   if [ -z "$count" ] && [[ " $optional_parts " == *" ${parts[i + 1]} "* ]]; then count=0; fi
