@@ -51,10 +51,9 @@ public struct CausalContext: Hashable, Sendable {
   ///
   /// - Complexity: O(*r*) for *r* replicas.
   public var versionVector: VersionVector {
-    if replicas.values.allSatisfy({ $0.prefix > 0 }) {
-      return VersionVector(table: replicas.mapValues(\.prefix))
-    }
-    return VersionVector(table: replicas.filter { $1.prefix > 0 }.mapValues(\.prefix))
+    // `filter` keeps this table itself when every replica has a prefix; `mapValues` shares its
+    // replicas.
+    VersionVector(table: replicas.filter { $1.prefix > 0 }.mapValues(\.prefix))
   }
 
   /// The most replicas a decoded context, version vector or counter may name: 100,000, about

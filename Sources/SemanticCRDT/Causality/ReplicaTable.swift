@@ -147,14 +147,21 @@ package struct ReplicaTable<Value> {
     ReplicaTable<Other>(sortedReplicas: replicas, values: values.map(transform))
   }
 
-  /// The replicas whose value satisfies `isIncluded`.
+  /// The replicas whose value satisfies `isIncluded`: this table itself, sharing its arrays,
+  /// when every one does (a decoded context without an empty set, a version whose replicas all
+  /// have a prefix), built anew only from the first replica dropped.
   @inlinable
   package func filter(_ isIncluded: (ReplicaID, Value) -> Bool) -> ReplicaTable {
-    var kept = ReplicaTable()
-    for position in replicas.indices where isIncluded(replicas[position], values[position]) {
+    guard
+      let dropped = replicas.indices.first(where: { !isIncluded(replicas[$0], values[$0]) })
+    else { return self }
+    var kept = ReplicaTable(
+      sortedReplicas: Array(replicas[..<dropped]), values: Array(values[..<dropped]))
+    for position in replicas.indices[(dropped + 1)...]
+    where isIncluded(replicas[position], values[position]) {
       kept.append(replicas[position], values[position])
     }
-    return kept.count == count ? self : kept
+    return kept
   }
 
   /// Calls `body` with each replica of either table, in order, and its value in each (`nil`
